@@ -1,0 +1,173 @@
+//! The one trait every layer above is generic over.
+//!
+//! Longfellow runs the same protocol over two very different fields: the
+//! P-256 base field (a 256-bit prime field) for the signature circuit and
+//! GF(2^128) for the hash circuit. Everything the upper layers need to know
+//! about a field's *wire behaviour* (encodings, how random bytes become an
+//! element, which points polynomials are evaluated at) lives here, so that
+//! sumcheck, Ligero and the transcript are written once.
+
+use core::fmt::Debug;
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+/// Whether the field is a prime field or a binary extension field.
+///
+/// The circuit ID hashes a different field descriptor for each kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// GF(p) for an odd prime p.
+    Prime,
+    /// GF(2^k).
+    Binary,
+}
+
+/// A finite field element as used by Longfellow.
+///
+/// Elements are small `Copy` values with the usual operators. Equality via
+/// `==` is variable-time and meant for public values; use [`ConstantTimeEq`]
+/// for secrets.
+pub trait Field:
+    Copy
+    + Clone
+    + Default
+    + Debug
+    + PartialEq
+    + Eq
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + for<'a> Add<&'a Self, Output = Self>
+    + for<'a> Sub<&'a Self, Output = Self>
+    + for<'a> Mul<&'a Self, Output = Self>
+    + ConstantTimeEq
+    + ConditionallySelectable
+{
+    /// Wire identifier of the field in circuit files (1 = P-256 base field,
+    /// 4 = GF(2^128)).
+    const FIELD_ID: u32;
+    /// Prime or binary.
+    const KIND: FieldKind;
+    /// Bit length of the modulus (prime field) or extension degree (binary).
+    const BITS: u32;
+    /// Length of the canonical full-field encoding in bytes.
+    const BYTES: usize;
+    /// Length of the subfield encoding in bytes (equal to [`Self::BYTES`] for
+    /// fields that are their own subfield).
+    const SUBFIELD_BYTES: usize;
+    /// Bytes consumed by one attempt of [`Self::from_uniform_bytes`].
+    const SAMPLE_BYTES: usize;
+    /// Bytes consumed by one attempt of [`Self::from_uniform_subfield_bytes`].
+    const SUBFIELD_SAMPLE_BYTES: usize;
+
+    /// The additive identity.
+    const ZERO: Self;
+    /// The multiplicative identity.
+    const ONE: Self;
+
+    /// Canonical full-field encoding: little-endian integer (prime field) or
+    /// little-endian coefficient bits (binary field).
+    type Repr: AsRef<[u8]> + AsMut<[u8]> + Default + Copy + Debug + Send + Sync;
+
+    /// Encodes the element canonically.
+    fn to_repr(&self) -> Self::Repr;
+
+    /// Decodes a canonical encoding; non-canonical bytes (an integer ≥ p)
+    /// give `None`.
+    fn from_repr(repr: &Self::Repr) -> CtOption<Self>;
+
+    /// Decodes from a slice, which must be exactly [`Self::BYTES`] long.
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        if bytes.len() != Self::BYTES {
+            return None;
+        }
+        let mut repr = Self::Repr::default();
+        repr.as_mut().copy_from_slice(bytes);
+        Option::from(Self::from_repr(&repr))
+    }
+
+    /// Writes the canonical encoding into `out[..Self::BYTES]`.
+    fn write_bytes(&self, out: &mut [u8]) {
+        out[..Self::BYTES].copy_from_slice(self.to_repr().as_ref());
+    }
+
+    /// Whether the element lies in the subfield used for compact encodings
+    /// (GF(2^16) inside GF(2^128); the whole field for prime fields).
+    fn is_in_subfield(&self) -> bool;
+
+    /// Writes the subfield encoding into `out[..Self::SUBFIELD_BYTES]`;
+    /// returns `false` (writing nothing meaningful) if the element is not in
+    /// the subfield.
+    fn write_subfield_bytes(&self, out: &mut [u8]) -> bool;
+
+    /// Decodes a subfield encoding of exactly [`Self::SUBFIELD_BYTES`] bytes.
+    fn from_subfield_bytes(bytes: &[u8]) -> Option<Self>;
+
+    /// One rejection-sampling attempt: interprets `bytes`
+    /// ([`Self::SAMPLE_BYTES`] long) as a little-endian integer, masks it to
+    /// [`Self::BITS`] bits and rejects values ≥ p. Binary fields accept
+    /// everything. Used identically by the Fiat–Shamir transcript and the
+    /// prover's random source, so both must agree byte-for-byte with the
+    /// reference.
+    fn from_uniform_bytes(bytes: &[u8]) -> Option<Self>;
+
+    /// One attempt at sampling a uniform subfield element from
+    /// [`Self::SUBFIELD_SAMPLE_BYTES`] bytes.
+    fn from_uniform_subfield_bytes(bytes: &[u8]) -> Option<Self>;
+
+    /// The `j`-th evaluation point shared by Reed–Solomon encoding and the
+    /// sumcheck round polynomials: the integer `j` in a prime field, and
+    /// `inj(j) = Σ bit_i(j)·β_i` (subfield basis β) in GF(2^128), where `j`
+    /// must be below 2^16.
+    fn from_index(j: u64) -> Self;
+
+    /// Small-integer embedding (`n·1`). In characteristic 2 this is `n mod 2`.
+    fn from_u64(n: u64) -> Self;
+
+    /// Multiplicative inverse; none for zero.
+    fn invert(&self) -> CtOption<Self>;
+
+    /// `self²`.
+    fn square(&self) -> Self {
+        *self * *self
+    }
+
+    /// `2·self`.
+    fn double(&self) -> Self {
+        *self + *self
+    }
+
+    /// Whether the element is zero (constant time).
+    fn is_zero(&self) -> Choice {
+        self.ct_eq(&Self::ZERO)
+    }
+}
+
+/// Inverts every non-zero element of `values` in place with one field
+/// inversion (Montgomery's trick); zeros stay zero.
+pub fn batch_invert<F: Field>(values: &mut [F]) {
+    let mut prefix = alloc::vec::Vec::with_capacity(values.len());
+    let mut acc = F::ONE;
+    for v in values.iter() {
+        prefix.push(acc);
+        if !bool::from(v.is_zero()) {
+            acc *= *v;
+        }
+    }
+    let mut inv = acc.invert().unwrap_or(F::ZERO);
+    for (v, p) in values.iter_mut().zip(prefix).rev() {
+        if bool::from(v.is_zero()) {
+            continue;
+        }
+        let next = inv * *v;
+        *v = inv * p;
+        inv = next;
+    }
+}
