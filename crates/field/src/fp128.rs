@@ -1,0 +1,19 @@
+//! The 128-bit prime field of ISRG's `rfc-1` test vector.
+
+use crate::prime::prime_field;
+
+prime_field!(
+    /// An element of GF(p) for p = 2^128 − 2^108 + 1 (circuit field ID 6).
+    /// Only used by test vectors.
+    Fp128,
+    limbs = 2,
+    modulus = [0x0000_0000_0000_0001, 0xffff_f000_0000_0000],
+    field_id = 6
+);
+
+impl Fp128 {
+    #[inline(always)]
+    fn mont_mul(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
+        Self::MODULUS.mul(a, b)
+    }
+}

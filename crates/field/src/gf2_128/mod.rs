@@ -1,0 +1,219 @@
+//! GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1), used by the hash
+//! circuit, with its GF(2^16) subfield for compact witness encodings.
+
+pub(crate) mod portable;
+mod subfield;
+
+use crate::{Field, FieldKind};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
+
+/// An element of GF(2^128): bit i of the `u128` is the coefficient of x^i,
+/// and the wire encoding is that `u128` in little-endian order (circuit
+/// field ID 4). Every 16-byte string is a valid encoding.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Gf2_128(u128);
+
+impl Gf2_128 {
+    /// Number of elements in the subfield basis.
+    pub const SUBFIELD_DEGREE: usize = subfield::DEGREE;
+
+    /// The element whose coefficient bits are `bits`.
+    pub const fn from_u128(bits: u128) -> Self {
+        Self(bits)
+    }
+
+    /// The coefficient bits of the element.
+    pub const fn to_u128(self) -> u128 {
+        self.0
+    }
+
+    /// The generator g = x^((2^128−1)/(2^16−1)) of the GF(2^16) subfield.
+    pub const fn subfield_generator() -> Self {
+        Self(subfield::GENERATOR)
+    }
+
+    /// The subfield basis β_i = g^i, i < 16, in which subfield elements are
+    /// encoded.
+    pub const fn subfield_basis() -> [Self; subfield::DEGREE] {
+        let mut out = [Self(0); subfield::DEGREE];
+        let mut i = 0;
+        while i < subfield::DEGREE {
+            out[i] = Self(subfield::BASIS[i]);
+            i += 1;
+        }
+        out
+    }
+
+    /// inj(u) = Σ bit_i(u)·β_i: the subfield element with coordinates `u`.
+    pub fn from_subfield_coordinates(u: u16) -> Self {
+        Self(subfield::inject(u))
+    }
+
+    /// The subfield coordinates of the element, if it lies in the subfield
+    /// (constant time).
+    pub fn to_subfield_coordinates(&self) -> CtOption<u16> {
+        let (coords, residual) = subfield::solve(self.0);
+        CtOption::new(coords, ct_eq_u128(residual, 0))
+    }
+
+    /// Product computed without carry-less multiply instructions. Exposed so
+    /// tests and benchmarks can compare it against the hardware path.
+    #[doc(hidden)]
+    pub fn mul_portable(self, rhs: Self) -> Self {
+        Self(portable::mul(self.0, rhs.0))
+    }
+
+    /// Whether multiplication uses a hardware carry-less multiply on this CPU.
+    #[doc(hidden)]
+    pub fn uses_hardware_mul() -> bool {
+        crate::arch::has_clmul()
+    }
+
+    /// `self^(2^k)`.
+    fn square_times(mut self, k: u32) -> Self {
+        for _ in 0..k {
+            self = self.mul_elt(&self);
+        }
+        self
+    }
+
+    #[inline(always)]
+    fn add_elt(&self, rhs: &Self) -> Self {
+        Self(self.0 ^ rhs.0)
+    }
+
+    #[inline(always)]
+    fn sub_elt(&self, rhs: &Self) -> Self {
+        Self(self.0 ^ rhs.0)
+    }
+
+    #[inline(always)]
+    fn neg_elt(&self) -> Self {
+        *self
+    }
+
+    #[inline(always)]
+    fn mul_elt(&self, rhs: &Self) -> Self {
+        match crate::arch::clmul128(self.0, rhs.0) {
+            Some((lo, hi)) => Self(portable::reduce(lo, hi)),
+            None => Self(portable::mul(self.0, rhs.0)),
+        }
+    }
+}
+
+crate::ops::impl_field_ops!(Gf2_128);
+
+impl core::fmt::Debug for Gf2_128 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Gf2_128(0x{:032x})", self.0)
+    }
+}
+
+/// Constant-time `u128` equality (`subtle` only covers up to `u64`).
+fn ct_eq_u128(a: u128, b: u128) -> Choice {
+    (a as u64).ct_eq(&(b as u64)) & ((a >> 64) as u64).ct_eq(&((b >> 64) as u64))
+}
+
+impl ConstantTimeEq for Gf2_128 {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        ct_eq_u128(self.0, other.0)
+    }
+}
+
+impl ConditionallySelectable for Gf2_128 {
+    fn conditional_select(a: &Self, b: &Self, choice: Choice) -> Self {
+        let lo = u64::conditional_select(&(a.0 as u64), &(b.0 as u64), choice);
+        let hi = u64::conditional_select(&((a.0 >> 64) as u64), &((b.0 >> 64) as u64), choice);
+        Self(((hi as u128) << 64) | lo as u128)
+    }
+}
+
+impl Field for Gf2_128 {
+    const FIELD_ID: u32 = 4;
+    const KIND: FieldKind = FieldKind::Binary;
+    const BITS: u32 = 128;
+    const BYTES: usize = 16;
+    const SUBFIELD_BYTES: usize = 2;
+    const SAMPLE_BYTES: usize = 16;
+    const SUBFIELD_SAMPLE_BYTES: usize = 2;
+    const ZERO: Self = Self(0);
+    const ONE: Self = Self(1);
+
+    type Repr = [u8; 16];
+
+    fn to_repr(&self) -> Self::Repr {
+        self.0.to_le_bytes()
+    }
+
+    fn from_repr(repr: &Self::Repr) -> CtOption<Self> {
+        CtOption::new(Self(u128::from_le_bytes(*repr)), Choice::from(1))
+    }
+
+    fn is_in_subfield(&self) -> bool {
+        self.to_subfield_coordinates().is_some().into()
+    }
+
+    fn write_subfield_bytes(&self, out: &mut [u8]) -> bool {
+        let coords = self.to_subfield_coordinates();
+        let ok: bool = coords.is_some().into();
+        out[..2].copy_from_slice(&coords.unwrap_or(0).to_le_bytes());
+        ok
+    }
+
+    fn from_subfield_bytes(bytes: &[u8]) -> Option<Self> {
+        let pair: [u8; 2] = bytes.try_into().ok()?;
+        Some(Self::from_subfield_coordinates(u16::from_le_bytes(pair)))
+    }
+
+    fn from_uniform_bytes(bytes: &[u8]) -> Option<Self> {
+        assert_eq!(
+            bytes.len(),
+            Self::SAMPLE_BYTES,
+            "one sampling attempt reads SAMPLE_BYTES"
+        );
+        Self::from_bytes(bytes)
+    }
+
+    fn from_uniform_subfield_bytes(bytes: &[u8]) -> Option<Self> {
+        assert_eq!(
+            bytes.len(),
+            Self::SUBFIELD_SAMPLE_BYTES,
+            "one sampling attempt reads SUBFIELD_SAMPLE_BYTES"
+        );
+        Self::from_subfield_bytes(bytes)
+    }
+
+    fn from_index(j: u64) -> Self {
+        assert!(
+            j < 1 << 16,
+            "GF(2^128) evaluation points are indexed by j < 2^16"
+        );
+        Self::from_subfield_coordinates(j as u16)
+    }
+
+    fn from_u64(n: u64) -> Self {
+        Self((n & 1) as u128)
+    }
+
+    fn invert(&self) -> CtOption<Self> {
+        // Itoh–Tsujii: a⁻¹ = a^(2^128 − 2) = (a^(2^127 − 1))², building
+        // t_k = a^(2^k − 1) along k = 1, 2, 3, 6, 7, 14, 15, 30, 31, 62, 63,
+        // 126, 127 via t_(j+k) = t_j^(2^k)·t_k.
+        let a = *self;
+        let t1 = a;
+        let t2 = t1.square_times(1) * t1;
+        let t3 = t2.square_times(1) * t1;
+        let t6 = t3.square_times(3) * t3;
+        let t7 = t6.square_times(1) * t1;
+        let t14 = t7.square_times(7) * t7;
+        let t15 = t14.square_times(1) * t1;
+        let t30 = t15.square_times(15) * t15;
+        let t31 = t30.square_times(1) * t1;
+        let t62 = t31.square_times(31) * t31;
+        let t63 = t62.square_times(1) * t1;
+        let t126 = t63.square_times(63) * t63;
+        let t127 = t126.square_times(1) * t1;
+        let inv = t127.square_times(1);
+        CtOption::new(inv, !self.is_zero())
+    }
+}
