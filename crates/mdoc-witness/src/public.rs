@@ -1,0 +1,265 @@
+//! Public inputs of the mdoc circuits, computed from the request alone.
+//!
+//! A relying party recomputes these to verify a proof, so this module depends
+//! on nothing that parses an mdoc (only SHA-256 and byte arithmetic); it is
+//! meant to move to a verifier-side crate.
+
+use sha2::{Digest, Sha256};
+
+/// One disclosed attribute as the relying party requests it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestedAttribute {
+    /// Namespace, e.g. `org.iso.18013.5.1` (at most 64 bytes).
+    pub namespace: String,
+    /// elementIdentifier (at most 32 bytes).
+    pub id: String,
+    /// The expected elementValue, CBOR-encoded (at most 64 bytes).
+    pub value_cbor: Vec<u8>,
+}
+
+/// Why a request cannot be encoded as public inputs.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PublicInputError {
+    #[error("expected {expected} attributes, got {got}")]
+    AttributeCount { expected: usize, got: usize },
+    #[error("attribute `{0}`: namespace, identifier or value exceeds 64/32/64 bytes")]
+    AttributeTooLarge(String),
+    #[error("attribute `{0}`: encoded identifier and value exceed the 96 bytes of a version 5/6 circuit")]
+    AttributeTooLongForV6(String),
+    #[error("all attributes must share one namespace")]
+    MixedNamespaces,
+}
+
+/// Limits shared with the reference implementation.
+pub const MAX_NAMESPACE_BYTES: usize = 64;
+pub const MAX_ID_BYTES: usize = 32;
+pub const MAX_VALUE_BYTES: usize = 64;
+
+/// Checks sizes and the single-namespace rule of the reference provers.
+pub fn validate_attributes(
+    attributes: &[RequestedAttribute],
+    expected: usize,
+) -> Result<(), PublicInputError> {
+    if attributes.len() != expected {
+        return Err(PublicInputError::AttributeCount {
+            expected,
+            got: attributes.len(),
+        });
+    }
+    for a in attributes {
+        if a.namespace.len() > MAX_NAMESPACE_BYTES
+            || a.id.len() > MAX_ID_BYTES
+            || a.value_cbor.len() > MAX_VALUE_BYTES
+        {
+            return Err(PublicInputError::AttributeTooLarge(a.id.clone()));
+        }
+    }
+    if attributes
+        .windows(2)
+        .any(|w| w[0].namespace != w[1].namespace)
+    {
+        return Err(PublicInputError::MixedNamespaces);
+    }
+    Ok(())
+}
+
+/// The fixed COSE Sig_structure prefix `["Signature1", h'A10126', h''` that
+/// both signatures are over (array head, context string, ES256-only
+/// protected header, empty external AAD).
+pub const SIG_STRUCTURE_PREFIX: [u8; 17] = [
+    0x84, 0x6a, b'S', b'i', b'g', b'n', b'a', b't', b'u', b'r', b'e', b'1', 0x43, 0xa1, 0x01, 0x26,
+    0x40,
+];
+
+fn push_head(out: &mut Vec<u8>, major: u8, len: usize) {
+    let m = major << 5;
+    if len < 24 {
+        out.push(m | len as u8);
+    } else if len < 0x100 {
+        out.extend_from_slice(&[m | 24, len as u8]);
+    } else if len < 0x1_0000 {
+        out.push(m | 25);
+        out.extend_from_slice(&(len as u16).to_be_bytes());
+    } else {
+        out.push(m | 26);
+        out.extend_from_slice(&(len as u32).to_be_bytes());
+    }
+}
+
+fn push_text(out: &mut Vec<u8>, s: &[u8]) {
+    push_head(out, 3, s.len());
+    out.extend_from_slice(s);
+}
+
+/// SHA-256 of the Sig_structure over DeviceAuthenticationBytes
+/// (`["DeviceAuthentication", SessionTranscript, docType, DeviceNameSpacesBytes]`
+/// with empty device namespaces), as the device key signs it. Big-endian, the
+/// ECDSA message hash of the device signature.
+pub fn device_authentication_hash(session_transcript: &[u8], doc_type: &str) -> [u8; 32] {
+    let mut da = Vec::with_capacity(session_transcript.len() + doc_type.len() + 32);
+    push_head(&mut da, 4, 4);
+    push_text(&mut da, b"DeviceAuthentication");
+    da.extend_from_slice(session_transcript);
+    push_text(&mut da, doc_type.as_bytes());
+    // DeviceNameSpacesBytes: tag 24 over the encoding of an empty map.
+    da.extend_from_slice(&[0xd8, 0x18, 0x41, 0xa0]);
+
+    let mut tagged = vec![0xd8, 0x18];
+    push_head(&mut tagged, 2, da.len());
+    tagged.extend_from_slice(&da);
+
+    let mut sig_structure = SIG_STRUCTURE_PREFIX.to_vec();
+    push_head(&mut sig_structure, 2, tagged.len());
+    sig_structure.extend_from_slice(&tagged);
+    Sha256::digest(&sig_structure).into()
+}
+
+/// The P-256 base-field modulus, big-endian.
+const P256_P: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+];
+
+/// A 256-bit big-endian integer as a little-endian Fp256 wire value,
+/// reduced mod p (one subtraction suffices below 2^256).
+pub fn fp256_le_from_be(be: &[u8; 32]) -> [u8; 32] {
+    let mut v = *be;
+    if v >= P256_P {
+        let mut borrow = 0i16;
+        for i in (0..32).rev() {
+            let d = i16::from(v[i]) - i16::from(P256_P[i]) - borrow;
+            borrow = i16::from(d < 0);
+            v[i] = (d + 256 * borrow) as u8;
+        }
+    }
+    v.reverse();
+    v
+}
+
+fn fp_small(n: u8) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out[0] = n;
+    out
+}
+
+/// Public inputs of the signature circuit (Fp256, 32-byte little-endian each):
+/// 1, issuer key x and y, the device-authentication hash, the six MAC tags and
+/// then a_v, each as 128 bits (bit j = coefficient of x^j).
+pub fn sig_public_inputs(
+    issuer_pk: (&[u8; 32], &[u8; 32]),
+    device_auth_hash: &[u8; 32],
+    macs: &[u128; 6],
+    verifier_key: u128,
+) -> Vec<[u8; 32]> {
+    let mut out = Vec::with_capacity(crate::spec::SIG_PUBLIC_LEN);
+    out.push(fp_small(1));
+    out.push(fp256_le_from_be(issuer_pk.0));
+    out.push(fp256_le_from_be(issuer_pk.1));
+    out.push(fp256_le_from_be(device_auth_hash));
+    for v in macs.iter().chain(std::iter::once(&verifier_key)) {
+        out.extend((0..128).map(|j| fp_small((v >> j & 1) as u8)));
+    }
+    out
+}
+
+fn push_byte_bits(out: &mut Vec<u128>, bytes: &[u8]) {
+    for b in bytes {
+        out.extend((0..8).map(|j| u128::from(b >> j & 1)));
+    }
+}
+
+fn push_bits(out: &mut Vec<u128>, v: usize, n: usize) {
+    out.extend((0..n).map(|j| (v >> j & 1) as u128));
+}
+
+fn push_padded(out: &mut Vec<u128>, bytes: &[u8], len: usize) {
+    push_byte_bits(out, bytes);
+    out.extend(std::iter::repeat_n(
+        0u128,
+        8 * len.saturating_sub(bytes.len()),
+    ));
+}
+
+/// The public input bits of one attribute.
+///
+/// Version 7: CBOR text of the identifier padded to 32 bytes, the value's
+/// CBOR padded to 64, then two 8-bit lengths the circuit compares against the
+/// item's `elementIdentifier` and `elementValue` key–value pairs (computed as
+/// the reference does: 19 + identifier length, value length + 13).
+/// Versions 5/6: `text(id) ‖ text("elementValue") ‖ value` padded to 96 bytes,
+/// then its length in 8 bits.
+fn push_attribute(
+    out: &mut Vec<u128>,
+    a: &RequestedAttribute,
+    v7: bool,
+) -> Result<(), PublicInputError> {
+    let mut id = Vec::with_capacity(a.id.len() + 2);
+    push_text(&mut id, a.id.as_bytes());
+    if v7 {
+        if id.len() > 32 {
+            return Err(PublicInputError::AttributeTooLarge(a.id.clone()));
+        }
+        push_padded(out, &id, 32);
+        push_padded(out, &a.value_cbor, 64);
+        push_bits(out, 1 + 17 + 1 + a.id.len(), 8);
+        push_bits(out, a.value_cbor.len() + 12 + 1, 8);
+    } else {
+        let mut s = id;
+        push_text(&mut s, b"elementValue");
+        s.extend_from_slice(&a.value_cbor);
+        if s.len() > 96 {
+            return Err(PublicInputError::AttributeTooLongForV6(a.id.clone()));
+        }
+        push_padded(out, &s, 96);
+        push_bits(out, s.len(), 8);
+    }
+    Ok(())
+}
+
+/// Public inputs of the hash circuit (GF(2^128) values as `u128`): 1, the
+/// attributes, `now` as 160 bits, the six MAC tags, a_v.
+pub fn hash_public_inputs(
+    spec: &crate::spec::ZkSpecInfo,
+    attributes: &[RequestedAttribute],
+    now: &[u8; 20],
+    macs: &[u128; 6],
+    verifier_key: u128,
+) -> Result<Vec<u128>, PublicInputError> {
+    validate_attributes(attributes, spec.num_attributes)?;
+    let mut out = Vec::with_capacity(spec.hash_public_len());
+    out.push(1);
+    for a in attributes {
+        push_attribute(&mut out, a, spec.is_v7())?;
+    }
+    push_byte_bits(&mut out, now);
+    out.extend_from_slice(macs);
+    out.push(verifier_key);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn reduces_values_at_or_above_p() {
+        assert_eq!(fp256_le_from_be(&P256_P), [0u8; 32]);
+        // 2^256 - 1 - p = 2^224 - 2^192 - 2^96.
+        let mut expected = [0u8; 32];
+        expected[4..8].copy_from_slice(&[0xff, 0xff, 0xff, 0xfe]);
+        expected[8..20].copy_from_slice(&[0xff; 12]);
+        expected.reverse();
+        assert_eq!(fp256_le_from_be(&[0xff; 32]), expected);
+    }
+
+    proptest! {
+        #[test]
+        fn reduction_agrees_with_p256(be: [u8; 32]) {
+            let ours = fp256_le_from_be(&be);
+            let theirs = crate::ecdsa::fe_le(&crate::ecdsa::fe_reduce(&be));
+            prop_assert_eq!(ours, theirs);
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Byte-exact comparison with the witness files Google's prover wrote for the
+//! eight version 6/7 circuits (`google/mdoc/proofs/<hash>_{sig,hash}_witness.bin`).
+//!
+//! Inputs: case `birthdate_1971_09_01-mdoc[3]` of `google/mdoc/cases.json`,
+//! the first n of family_name, birth_date, issue_date, height. MAC keys: the
+//! six prover keys are the first 96 bytes of the reference generator
+//! (seed 42, s ← s·6364136223846793005 + 1, byte = s >> 56), read as
+//! little-endian u128s; the verifier key a_v comes out of the proof
+//! transcript, which this crate does not run, so it is read from the stored
+//! hash witness (its last public input) — everything else, the MAC tags
+//! included, is recomputed and compared.
+
+use longfellow_mdoc_witness::spec::SIG_PUBLIC_LEN;
+use longfellow_mdoc_witness::{
+    build_witnesses, parse_device_response, MacInputs, MdocRequest, RequestedAttribute, ZkSpecInfo,
+};
+
+const CIRCUITS: [(u32, usize, &str); 8] = [
+    (
+        7,
+        1,
+        "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
+    ),
+    (
+        7,
+        2,
+        "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad",
+    ),
+    (
+        7,
+        3,
+        "8ee4849ae1293ae6fe5f9082ce3e5e15c4f198f2998c682fa1b727237d6d252f",
+    ),
+    (
+        7,
+        4,
+        "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
+    ),
+    (
+        6,
+        1,
+        "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6",
+    ),
+    (
+        6,
+        2,
+        "b4bb6f01b7043f4f51d8302a30b36e3d4d2d0efc3c24557ab9212ad524a9764e",
+    ),
+    (
+        6,
+        3,
+        "b2211223b954b34a1081e3fbf71b8ea2de28efc888b4be510f532d6ba76c2010",
+    ),
+    (
+        6,
+        4,
+        "c70b5f44a1365c53847eb8948ad5b4fdc224251a2bc02d958c84c862823c49d6",
+    ),
+];
+
+struct Case {
+    mdoc: Vec<u8>,
+    request: MdocRequest,
+}
+
+fn hex32(s: &str) -> [u8; 32] {
+    let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
+    let mut out = [0u8; 32];
+    out[32 - v.len()..].copy_from_slice(&v);
+    out
+}
+
+fn attributes() -> Vec<RequestedAttribute> {
+    let ns = "org.iso.18013.5.1";
+    let a = |id: &str, value_cbor: Vec<u8>| RequestedAttribute {
+        namespace: ns.into(),
+        id: id.into(),
+        value_cbor,
+    };
+    let text = |s: &str| [vec![0x60 | s.len() as u8], s.as_bytes().to_vec()].concat();
+    let date = |s: &str| [vec![0xd9, 0x03, 0xec], text(s)].concat();
+    vec![
+        a("family_name", text("Mustermann")),
+        a("birth_date", date("1971-09-01")),
+        a("issue_date", date("2024-03-15")),
+        a("height", vec![0x18, 0xaf]),
+    ]
+}
+
+fn load_case() -> Case {
+    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
+        "google/mdoc/cases.json",
+    ))
+    .expect("cases.json");
+    let case = json
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("birthdate_1971_09_01-mdoc[3]"))
+        })
+        .expect("case present");
+    let s = |k: &str| case[k].as_str().expect(k);
+    let now: [u8; 20] = s("now").as_bytes().try_into().expect("20-byte now");
+    Case {
+        mdoc: hex::decode(s("mdoc_hex")).expect("mdoc hex"),
+        request: MdocRequest {
+            issuer_pk: (hex32(s("pkx")), hex32(s("pky"))),
+            transcript: hex::decode(s("transcript_hex")).expect("transcript hex"),
+            now,
+            doc_type: s("doc_type").into(),
+            attributes: attributes(),
+        },
+    }
+}
+
+/// The reference generator's first 96 bytes as six prover MAC keys.
+fn prover_keys() -> [[u128; 2]; 3] {
+    let mut state: u64 = 42;
+    let mut next = || {
+        let mut b = [0u8; 16];
+        for byte in &mut b {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            *byte = (state >> 56) as u8;
+        }
+        u128::from_le_bytes(b)
+    };
+    std::array::from_fn(|_| [next(), next()])
+}
+
+fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+#[test]
+fn reproduces_every_reference_witness_byte_for_byte() {
+    let case = load_case();
+    let mut failures = Vec::new();
+    for (version, n, hash) in CIRCUITS {
+        let spec = ZkSpecInfo {
+            version,
+            num_attributes: n,
+        };
+        let sig_ref =
+            longfellow_testvectors::read(&format!("google/mdoc/proofs/{hash}_sig_witness.bin"));
+        let hash_ref =
+            longfellow_testvectors::read(&format!("google/mdoc/proofs/{hash}_hash_witness.bin"));
+        assert_eq!(
+            hash_ref.len(),
+            16 * (spec.hash_public_len() + spec.hash_private_len())
+        );
+
+        let av_at = 16 * (spec.hash_public_len() - 1);
+        let verifier_key =
+            u128::from_le_bytes(hash_ref[av_at..av_at + 16].try_into().expect("16 bytes"));
+        let keys = MacInputs {
+            prover_keys: prover_keys(),
+            verifier_key,
+        };
+        let mut request = case.request.clone();
+        request.attributes.truncate(n);
+        let w = build_witnesses(&spec, &request, &case.mdoc, &keys).expect("witness");
+
+        let sig: Vec<u8> = w.sig.concat();
+        let hash_bytes: Vec<u8> = w.hash_bytes().flatten().collect();
+        if sig != sig_ref {
+            failures.push(format!(
+                "v{version}/{n} sig: len {} vs {}, first differing element {:?}",
+                sig.len() / 32,
+                sig_ref.len() / 32,
+                first_difference(&sig, &sig_ref).map(|i| i / 32)
+            ));
+        }
+        if hash_bytes != hash_ref {
+            failures.push(format!(
+                "v{version}/{n} hash: len {} vs {}, first differing element {:?}",
+                hash_bytes.len() / 16,
+                hash_ref.len() / 16,
+                first_difference(&hash_bytes, &hash_ref).map(|i| i / 16)
+            ));
+        }
+        assert_eq!(
+            w.sig.len(),
+            SIG_PUBLIC_LEN + longfellow_mdoc_witness::spec::SIG_PRIVATE_LEN
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn parses_the_reference_device_response() {
+    let case = load_case();
+    let r = parse_device_response(&case.mdoc).expect("parse");
+    assert_eq!(r.doc_type, "org.iso.18013.5.1.mDL");
+    for a in attributes() {
+        let item = r
+            .items
+            .iter()
+            .find(|i| i.element_identifier == a.id)
+            .expect("attribute present");
+        assert_eq!(item.element_value, a.value_cbor, "{}", a.id);
+        assert!(item.digest_offset.is_some());
+    }
+}
+
+#[test]
+fn a_wrong_verifier_key_is_detected() {
+    let case = load_case();
+    let (version, n, hash) = CIRCUITS[0];
+    let spec = ZkSpecInfo {
+        version,
+        num_attributes: n,
+    };
+    let hash_ref =
+        longfellow_testvectors::read(&format!("google/mdoc/proofs/{hash}_hash_witness.bin"));
+    let av_at = 16 * (spec.hash_public_len() - 1);
+    let verifier_key =
+        u128::from_le_bytes(hash_ref[av_at..av_at + 16].try_into().expect("16 bytes"));
+    let keys = MacInputs {
+        prover_keys: prover_keys(),
+        verifier_key: verifier_key ^ 1,
+    };
+    let mut request = case.request.clone();
+    request.attributes.truncate(n);
+    let w = build_witnesses(&spec, &request, &case.mdoc, &keys).expect("witness");
+    let hash_bytes: Vec<u8> = w.hash_bytes().flatten().collect();
+    assert_ne!(hash_bytes, hash_ref);
+    // Only the public MAC tags and a_v move; the private witness stays.
+    let private_at = 16 * spec.hash_public_len();
+    assert_eq!(hash_bytes[private_at..], hash_ref[private_at..]);
+}
