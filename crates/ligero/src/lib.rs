@@ -1,0 +1,67 @@
+//! Ligero for Longfellow: commit to a witness vector, then prove linear
+//! constraints `A·W = b` and quadratic constraints `W[x]·W[y] = W[z]` about
+//! it, byte-for-byte compatible with Google's longfellow-zk.
+//!
+//! # Flow and transcript ownership
+//!
+//! ```text
+//! prover                                   verifier
+//! (prover, com) = LigeroProver::commit(..)
+//! com.absorb(&mut ts)                      com.absorb(&mut ts)
+//! … outer protocol (sumcheck) on ts …      … same …
+//! proof = prover.prove(&mut ts, ..)        verify(.., &com, &proof, &mut ts, ..)
+//! ```
+//!
+//! The caller writes the commitment root into the transcript (the reference
+//! does it right after committing); `prove`/`verify` then write the
+//! statement hash ([`STATEMENT_HASH`]), draw the challenges, absorb the
+//! responses and choose the opened columns. [`LigeroProof::write`] encodes
+//! everything after the root, as it appears at the end of a Longfellow proof.
+//!
+//! # Conventions
+//!
+//! * Linear constraints read `Σ_terms k·W[w] = b[c]` (the C++ reference's
+//!   `A·W = b`; Google's Rust port writes `A·W + b = 0`, which only negates
+//!   `b`).
+//! * `subfield_boundary`: witnesses `W[0..boundary)` are declared to lie in
+//!   the subfield (GF(2^16) inside GF(2^128)); a witness row entirely below
+//!   the boundary gets subfield blinding, which makes its opened values
+//!   subfield elements and shortens the proof. For Longfellow's zk layer the
+//!   boundary is the circuit's `subfield_boundary − npub`.
+
+#![forbid(unsafe_code)]
+
+mod challenges;
+mod constraints;
+mod error;
+mod lagrange;
+mod parallel;
+mod params;
+mod proof;
+mod prover;
+mod verifier;
+
+pub use challenges::STATEMENT_HASH;
+pub use constraints::{LinearTerm, QuadraticConstraint};
+pub use error::LigeroError;
+pub use params::{LigeroParams, IDOT, ILDT, IQUAD, IW, MAX_SIZE};
+pub use proof::{LigeroProof, MAX_RUN};
+pub use prover::LigeroProver;
+pub use verifier::{verify, verify_with_statement};
+
+use longfellow_transcript::Transcript;
+
+/// The Merkle root over the tableau's committed columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LigeroCommitment {
+    /// Root digest.
+    pub root: [u8; 32],
+}
+
+impl LigeroCommitment {
+    /// Writes the root into the transcript as a bytes message, as the
+    /// reference's prover does at commit time and its verifier on receipt.
+    pub fn absorb(&self, transcript: &mut Transcript) {
+        transcript.write_bytes(&self.root);
+    }
+}

@@ -1,0 +1,37 @@
+//! The two hot loops (row encoding, leaf hashing) run on rayon when the
+//! `parallel` feature is on. Each item is computed independently and written
+//! to its own slot, so the result is identical to the serial path.
+
+use longfellow_reed_solomon::RsEncoder;
+
+/// Extends every `n`-element row of `rows` in place.
+pub(crate) fn extend_rows<F, E>(encoder: &E, rows: &mut [F], n: usize)
+where
+    F: Send,
+    E: RsEncoder<F> + Sync,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        rows.par_chunks_mut(n).for_each(|row| encoder.extend(row));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for row in rows.chunks_mut(n) {
+        encoder.extend(row);
+    }
+}
+
+/// `(0..count).map(f).collect()`, in parallel when enabled.
+pub(crate) fn map_indices<T, G>(count: usize, f: G) -> Vec<T>
+where
+    T: Send,
+    G: Fn(usize) -> T + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..count).into_par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    (0..count).map(f).collect()
+}

@@ -1,0 +1,306 @@
+//! Commitment to a witness tableau and the proof that it satisfies the
+//! constraints.
+
+use crate::challenges::{absorb_responses_and_choose, draw_challenges, STATEMENT_HASH};
+use crate::constraints::{
+    check_linear, check_quadratic, inner_product_vector, LinearTerm, QuadraticConstraint,
+};
+use crate::error::LigeroError;
+use crate::parallel::{extend_rows, map_indices};
+use crate::params::{LigeroParams, IDOT, ILDT, IQUAD, IW};
+use crate::proof::LigeroProof;
+use crate::LigeroCommitment;
+use longfellow_field::Field;
+use longfellow_merkle::MerkleTree;
+use longfellow_random::{fill_elements, fill_subfield_elements};
+use longfellow_reed_solomon::{RsEncoder, RsField};
+use longfellow_transcript::Transcript;
+use rand_core::RngCore;
+use sha2::{Digest, Sha256};
+
+/// A committed tableau, waiting for the constraints' challenges.
+///
+/// The commitment root is **not** written to any transcript here: the
+/// caller absorbs it (`transcript.write_bytes(&commitment.root)`, see
+/// [`LigeroCommitment::absorb`]) before whatever else the outer protocol
+/// writes, exactly where the reference does.
+pub struct LigeroProver<F> {
+    params: LigeroParams,
+    /// `nrow × block_enc`, row-major.
+    tableau: Vec<F>,
+    quad: Vec<QuadraticConstraint>,
+    nonces: Vec<[u8; 32]>,
+    tree: MerkleTree,
+}
+
+impl<F> core::fmt::Debug for LigeroProver<F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LigeroProver")
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F: RsField> LigeroProver<F>
+where
+    F::Encoder: Sync,
+{
+    /// Lays out and commits the tableau for `witness` (`nw` values).
+    ///
+    /// Randomness is consumed exactly as the reference does: blinding row
+    /// `ILDT` (`block` elements), `IDOT` (`dblock`), `IQUAD` (`dblock`);
+    /// per witness row `r` blinding elements, drawn from the subfield iff
+    /// the whole row lies below `subfield_boundary` (`(i+1)·w ≤ boundary`);
+    /// per quadratic triple `r` elements for each of the x, y, z rows; then
+    /// one 32-byte nonce per committed column, in column order.
+    pub fn commit<R: RngCore + ?Sized>(
+        params: &LigeroParams,
+        witness: &[F],
+        subfield_boundary: usize,
+        quad: &[QuadraticConstraint],
+        rng: &mut R,
+    ) -> Result<(Self, LigeroCommitment), LigeroError> {
+        let p = params;
+        p.check_field::<F>()?;
+        if witness.len() != p.nw {
+            return Err(LigeroError::WitnessLength {
+                expected: p.nw,
+                found: witness.len(),
+            });
+        }
+        if subfield_boundary > p.nw {
+            return Err(LigeroError::SubfieldBoundary {
+                boundary: subfield_boundary,
+                nw: p.nw,
+            });
+        }
+        if let Some(index) = witness[..subfield_boundary]
+            .iter()
+            .position(|e| !e.is_in_subfield())
+        {
+            return Err(LigeroError::NotInSubfield { index });
+        }
+        check_quadratic(p, quad)?;
+        for (index, q) in quad.iter().enumerate() {
+            if witness[q.x] * witness[q.y] != witness[q.z] {
+                return Err(LigeroError::QuadraticUnsatisfied { index });
+            }
+        }
+        let block_encoder = F::rs_encoder(p.block, p.block_enc)?;
+        let dblock_encoder = F::rs_encoder(p.dblock, p.block_enc)?;
+
+        let mut tableau = vec![F::ZERO; p.nrow * p.block_enc];
+        fill_messages(p, &mut tableau, witness, subfield_boundary, quad, rng);
+
+        let (blinding, rest) = tableau.split_at_mut(IW * p.block_enc);
+        let (ldt_row, dot_quad_rows) = blinding.split_at_mut(p.block_enc);
+        extend_rows(&block_encoder, ldt_row, p.block_enc);
+        extend_rows(&dblock_encoder, dot_quad_rows, p.block_enc);
+        extend_rows(&block_encoder, rest, p.block_enc);
+
+        let mut nonces = vec![[0u8; 32]; p.leaves];
+        for nonce in &mut nonces {
+            rng.fill_bytes(nonce);
+        }
+        let leaves = map_indices(p.leaves, |j| {
+            column_leaf(&nonces[j], &tableau, p.block_enc, p.dblock + j)
+        });
+        let tree = MerkleTree::try_new(leaves)?;
+        let commitment = LigeroCommitment { root: tree.root() };
+        let prover = Self {
+            params: *p,
+            tableau,
+            quad: quad.to_vec(),
+            nonces,
+            tree,
+        };
+        Ok((prover, commitment))
+    }
+
+    /// The parameters this tableau was laid out for.
+    pub fn params(&self) -> &LigeroParams {
+        &self.params
+    }
+
+    /// Proves `A·W = b` (terms `linear`, one right-hand side per constraint)
+    /// and the quadratic constraints given at commit time, continuing
+    /// `transcript` from wherever the caller left it, with the zk layer's
+    /// statement hash [`STATEMENT_HASH`].
+    pub fn prove(
+        self,
+        transcript: &mut Transcript,
+        linear: &[LinearTerm<F>],
+        b: &[F],
+        quad: &[QuadraticConstraint],
+    ) -> Result<LigeroProof<F>, LigeroError> {
+        self.prove_with_statement(transcript, linear, b, quad, &STATEMENT_HASH)
+    }
+
+    /// [`Self::prove`] with an explicit 32-byte statement hash.
+    pub fn prove_with_statement(
+        self,
+        transcript: &mut Transcript,
+        linear: &[LinearTerm<F>],
+        b: &[F],
+        quad: &[QuadraticConstraint],
+        statement_hash: &[u8; 32],
+    ) -> Result<LigeroProof<F>, LigeroError> {
+        let p = &self.params;
+        check_linear(p, linear, b.len())?;
+        if quad != self.quad.as_slice() {
+            return Err(LigeroError::QuadraticMismatch);
+        }
+        let ch = draw_challenges::<F>(transcript, p, b.len(), statement_hash);
+
+        let y_ldt = self.low_degree_response(&ch.u_ldt);
+        let a = inner_product_vector(p, linear, &ch.alpha_l, quad, &ch.alpha_q);
+        let y_dot = self.dot_response(&a)?;
+        let y_quad = self.quadratic_response(&ch.u_quad);
+        if y_quad[p.r..p.block].iter().any(|e| *e != F::ZERO) {
+            return Err(LigeroError::QuadraticCheck);
+        }
+
+        let mut proof = LigeroProof {
+            y_ldt,
+            y_dot,
+            y_quad_0: y_quad[..p.r].to_vec(),
+            y_quad_2: y_quad[p.block..p.dblock].to_vec(),
+            nonces: Vec::new(),
+            columns: Vec::new(),
+            merkle_path: Vec::new(),
+        };
+        let idx = absorb_responses_and_choose(transcript, p, &proof);
+        proof.nonces = idx.iter().map(|&j| self.nonces[j]).collect();
+        proof.columns = (0..p.nrow)
+            .flat_map(|row| idx.iter().map(move |&j| (row, j)))
+            .map(|(row, j)| self.row(row)[p.dblock + j])
+            .collect();
+        proof.merkle_path = self.tree.try_open(&idx)?;
+        Ok(proof)
+    }
+
+    fn row(&self, i: usize) -> &[F] {
+        &self.tableau[i * self.params.block_enc..(i + 1) * self.params.block_enc]
+    }
+
+    /// `ILDT + Σ_i u_ldt[i]·row(IW+i)` on the first `block` positions.
+    fn low_degree_response(&self, u_ldt: &[F]) -> Vec<F> {
+        let block = self.params.block;
+        let mut y = self.row(ILDT)[..block].to_vec();
+        for (i, &u) in u_ldt.iter().enumerate() {
+            axpy(&mut y, u, &self.row(IW + i)[..block]);
+        }
+        y
+    }
+
+    /// `IDOT + Σ_i ext(0^r ‖ A_i) ⊙ row(IW+i)` on the first `dblock`
+    /// positions, where `ext` extends a block to a double block.
+    fn dot_response(&self, a: &[F]) -> Result<Vec<F>, LigeroError> {
+        let p = &self.params;
+        let encoder = F::rs_encoder(p.block, p.dblock)?;
+        let products = map_indices(p.nwqrow, |i| {
+            let mut a_ext = vec![F::ZERO; p.dblock];
+            a_ext[p.r..p.block].copy_from_slice(&a[i * p.w..(i + 1) * p.w]);
+            encoder.extend(&mut a_ext);
+            for (x, &t) in a_ext.iter_mut().zip(&self.row(IW + i)[..p.dblock]) {
+                *x *= t;
+            }
+            a_ext
+        });
+        let mut y = self.row(IDOT)[..p.dblock].to_vec();
+        for prod in products {
+            for (acc, v) in y.iter_mut().zip(prod) {
+                *acc += v;
+            }
+        }
+        Ok(y)
+    }
+
+    /// `IQUAD + Σ_i u_quad[i]·(z_i − x_i ⊙ y_i)` on `dblock` positions.
+    fn quadratic_response(&self, u_quad: &[F]) -> Vec<F> {
+        let p = &self.params;
+        let iq = p.iq();
+        let mut y = self.row(IQUAD)[..p.dblock].to_vec();
+        for (i, &u) in u_quad.iter().enumerate() {
+            let x = &self.row(iq + i)[..p.dblock];
+            let yy = &self.row(iq + p.nqt + i)[..p.dblock];
+            let z = &self.row(iq + 2 * p.nqt + i)[..p.dblock];
+            for (k, acc) in y.iter_mut().enumerate() {
+                *acc += u * (z[k] - x[k] * yy[k]);
+            }
+        }
+        y
+    }
+}
+
+/// `y += u·x`.
+fn axpy<F: Field>(y: &mut [F], u: F, x: &[F]) {
+    for (a, &b) in y.iter_mut().zip(x) {
+        *a += u * b;
+    }
+}
+
+/// Writes every row's message part (the first `block` or `dblock`
+/// positions), drawing randomness in the reference order.
+fn fill_messages<F: Field, R: RngCore + ?Sized>(
+    p: &LigeroParams,
+    tableau: &mut [F],
+    witness: &[F],
+    subfield_boundary: usize,
+    quad: &[QuadraticConstraint],
+    rng: &mut R,
+) {
+    let be = p.block_enc;
+    let row = |i: usize| i * be..(i + 1) * be;
+
+    fill_elements(rng, &mut tableau[row(ILDT)][..p.block]);
+
+    // Random double block whose witness positions sum to zero, so the
+    // blinded linear response reveals nothing about Σ A·W.
+    let dot = &mut tableau[row(IDOT)];
+    fill_elements(rng, &mut dot[..p.dblock]);
+    let sum = dot[p.r..p.block].iter().fold(F::ZERO, |acc, &e| acc + e);
+    dot[p.r] -= sum;
+
+    // Random double block with zero witness positions: the quadratic
+    // response must vanish there.
+    let qd = &mut tableau[row(IQUAD)];
+    fill_elements(rng, &mut qd[..p.dblock]);
+    qd[p.r..p.block].fill(F::ZERO);
+
+    for i in 0..p.nwrow {
+        let r = &mut tableau[row(IW + i)];
+        if (i + 1) * p.w <= subfield_boundary {
+            fill_subfield_elements(rng, &mut r[..p.r]);
+        } else {
+            fill_elements(rng, &mut r[..p.r]);
+        }
+        let start = i * p.w;
+        let end = (start + p.w).min(p.nw);
+        r[p.r..p.r + (end - start)].copy_from_slice(&witness[start..end]);
+    }
+
+    let iq = p.iq();
+    for i in 0..p.nqt {
+        for part in 0..3 {
+            fill_elements(rng, &mut tableau[row(iq + part * p.nqt + i)][..p.r]);
+        }
+        let first = i * p.w;
+        let count = p.w.min(p.nq.saturating_sub(first));
+        for (j, q) in quad[first..first + count].iter().enumerate() {
+            for (part, &src) in [q.x, q.y, q.z].iter().enumerate() {
+                tableau[row(iq + part * p.nqt + i)][p.r + j] = witness[src];
+            }
+        }
+    }
+}
+
+/// `SHA-256(nonce ‖ column c of every row)`, full-field encodings.
+fn column_leaf<F: Field>(nonce: &[u8; 32], tableau: &[F], block_enc: usize, c: usize) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(nonce);
+    for e in tableau[c..].iter().step_by(block_enc) {
+        h.update(e.to_repr().as_ref());
+    }
+    h.finalize().into()
+}
