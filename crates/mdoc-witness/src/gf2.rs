@@ -87,7 +87,25 @@ mod tests {
         assert_eq!(mul(x127, x127), v);
     }
 
+    #[test]
+    fn inject_matches_the_field_crates_evaluation_points() {
+        use longfellow_field::{Field, Gf2_128};
+        let basis = subfield_basis();
+        for j in (0u16..=0xffff).step_by(97).chain([1, 2, 15, 0xffff]) {
+            let theirs = Gf2_128::from_index(u64::from(j)).to_repr();
+            assert_eq!(inject(&basis, j).to_le_bytes(), theirs, "j = {j}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn mul_agrees_with_the_field_crate(a: u128, b: u128) {
+            use longfellow_field::{Field, Gf2_128};
+            let fa = Gf2_128::from_bytes(&a.to_le_bytes()).expect("any 16 bytes");
+            let fb = Gf2_128::from_bytes(&b.to_le_bytes()).expect("any 16 bytes");
+            prop_assert_eq!((fa * fb).to_repr(), mul(a, b).to_le_bytes());
+        }
+
         #[test]
         fn mul_commutes_and_distributes(a: u128, b: u128, c: u128) {
             prop_assert_eq!(mul(a, b), mul(b, a));

@@ -4,16 +4,14 @@
 //! compiled with (see ISRG's `circuit_interface.md` for a wire-by-wire
 //! description): public inputs first, then the private witness.
 
+use longfellow_field::{Field, Fp256, Gf2_128};
 use p256::{AffinePoint, FieldElement};
-use sha2::{Digest, Sha256};
 
 use crate::ecdsa::{self, fe_le, fe_reduce, pluck_point};
 use crate::error::MdocError;
 use crate::gf2;
 use crate::mac::{self, MacInputs};
-use crate::parse::{
-    parse_device_response, DeviceResponse, IssuerSignedItem, ItemField, MSO_TAG_HEADER_LEN,
-};
+use crate::parse::{parse_device_response, DeviceResponse, IssuerSignedItem, ItemField};
 use crate::public::{self, RequestedAttribute, SIG_STRUCTURE_PREFIX};
 use crate::sha256::{self, PaddedHash};
 use crate::spec::{ZkSpecInfo, INDEX_BITS, SIG_PRIVATE_LEN};
@@ -48,6 +46,19 @@ impl Witnesses {
     /// The hash inputs in their 16-byte little-endian wire encoding.
     pub fn hash_bytes(&self) -> impl Iterator<Item = [u8; 16]> + '_ {
         self.hash.iter().map(|v| v.to_le_bytes())
+    }
+
+    /// The signature inputs as field elements. Every value is produced
+    /// canonical, so `None` would mean a bug here, not bad input.
+    pub fn sig_elements(&self) -> Option<Vec<Fp256>> {
+        self.sig.iter().map(|b| Fp256::from_bytes(b)).collect()
+    }
+
+    /// The hash inputs as field elements.
+    pub fn hash_elements(&self) -> Vec<Gf2_128> {
+        self.hash_bytes()
+            .filter_map(|b| Gf2_128::from_bytes(&b))
+            .collect()
     }
 }
 
@@ -418,11 +429,5 @@ fn hash_private(
         w.out.extend_from_slice(keys);
     }
     debug_assert_eq!(w.out.len(), spec.hash_private_len());
-    let _ = MSO_TAG_HEADER_LEN;
     Ok(w.out)
-}
-
-/// SHA-256 of `data`, big-endian.
-pub fn sha256(data: &[u8]) -> [u8; 32] {
-    Sha256::digest(data).into()
 }

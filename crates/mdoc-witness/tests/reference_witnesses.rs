@@ -10,9 +10,11 @@
 //! hash witness (its last public input) — everything else, the MAC tags
 //! included, is recomputed and compared.
 
+mod common;
+
 use longfellow_mdoc_witness::spec::SIG_PUBLIC_LEN;
 use longfellow_mdoc_witness::{
-    build_witnesses, parse_device_response, MacInputs, MdocRequest, RequestedAttribute, ZkSpecInfo,
+    build_witnesses, parse_device_response, MacInputs, RequestedAttribute, ZkSpecInfo,
 };
 
 const CIRCUITS: [(u32, usize, &str); 8] = [
@@ -58,18 +60,6 @@ const CIRCUITS: [(u32, usize, &str); 8] = [
     ),
 ];
 
-struct Case {
-    mdoc: Vec<u8>,
-    request: MdocRequest,
-}
-
-fn hex32(s: &str) -> [u8; 32] {
-    let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(&v);
-    out
-}
-
 fn attributes() -> Vec<RequestedAttribute> {
     let ns = "org.iso.18013.5.1";
     let a = |id: &str, value_cbor: Vec<u8>| RequestedAttribute {
@@ -87,33 +77,10 @@ fn attributes() -> Vec<RequestedAttribute> {
     ]
 }
 
-fn load_case() -> Case {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = json
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| {
-            c["name"]
-                .as_str()
-                .is_some_and(|n| n.contains("birthdate_1971_09_01-mdoc[3]"))
-        })
-        .expect("case present");
-    let s = |k: &str| case[k].as_str().expect(k);
-    let now: [u8; 20] = s("now").as_bytes().try_into().expect("20-byte now");
-    Case {
-        mdoc: hex::decode(s("mdoc_hex")).expect("mdoc hex"),
-        request: MdocRequest {
-            issuer_pk: (hex32(s("pkx")), hex32(s("pky"))),
-            transcript: hex::decode(s("transcript_hex")).expect("transcript hex"),
-            now,
-            doc_type: s("doc_type").into(),
-            attributes: attributes(),
-        },
-    }
+fn load_case() -> common::Case {
+    let mut case = common::case("birthdate_1971_09_01-mdoc[3].json");
+    case.request.attributes = attributes();
+    case
 }
 
 /// The reference generator's first 96 bytes as six prover MAC keys.
