@@ -1,0 +1,118 @@
+//! What the sumcheck needs to know about a layered circuit.
+//!
+//! Layer `j` (0 = output layer) computes `V_j[g] = Σ k·V_{j+1}[h0]·V_{j+1}[h1]`
+//! over its terms; the last layer reads the circuit inputs, and a term with
+//! `k = 0` asserts that its product is zero instead of contributing. The
+//! trait keeps this crate independent of how circuits are stored or decoded.
+
+use longfellow_field::Field;
+
+/// One term `k·W[h0]·W[h1] → V[g]` of a layer (`k = 0`: assert the product is 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term<F> {
+    /// Output wire (in the layer's output array).
+    pub g: u32,
+    /// Left input wire.
+    pub h0: u32,
+    /// Right input wire.
+    pub h1: u32,
+    /// Coefficient; zero marks an assertion.
+    pub k: F,
+}
+
+/// A layered quadratic circuit, as the sumcheck prover and verifier see it.
+pub trait LayeredCircuit<F: Field> {
+    /// The 32-byte circuit ID bound into the transcript.
+    fn id(&self) -> [u8; 32];
+    /// Number of outputs of layer 0.
+    fn num_outputs(&self) -> usize;
+    /// Number of circuit inputs, including the constant-one input 0.
+    fn num_inputs(&self) -> usize;
+    /// Number of public inputs (a prefix of the inputs).
+    fn num_public_inputs(&self) -> usize;
+    /// Least input index not known to lie in the subfield.
+    fn subfield_boundary(&self) -> usize;
+    /// Number of layers.
+    fn num_layers(&self) -> usize;
+    /// Binding rounds per hand of layer `layer` (`2^logw ≥ nw`).
+    fn layer_logw(&self, layer: usize) -> usize;
+    /// Number of input wires of layer `layer`.
+    fn layer_nw(&self, layer: usize) -> usize;
+    /// Total number of terms over all layers.
+    fn num_terms(&self) -> usize;
+    /// Replaces the contents of `out` with the terms of layer `layer`.
+    fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>);
+
+    /// Number of outputs of layer `layer`: the previous layer's input count,
+    /// or the circuit's outputs for layer 0.
+    fn layer_nv(&self, layer: usize) -> usize {
+        if layer == 0 {
+            self.num_outputs()
+        } else {
+            self.layer_nw(layer - 1)
+        }
+    }
+}
+
+/// A circuit held as plain term lists; convenient for tests, benches and
+/// circuits built in code.
+#[derive(Clone, Debug)]
+pub struct SimpleCircuit<F> {
+    /// Circuit ID.
+    pub id: [u8; 32],
+    /// Outputs of layer 0.
+    pub num_outputs: usize,
+    /// Inputs including the constant one.
+    pub num_inputs: usize,
+    /// Public-input prefix length.
+    pub num_public_inputs: usize,
+    /// Subfield boundary of the inputs.
+    pub subfield_boundary: usize,
+    /// Per layer (0 = output layer): `(logw, nw, terms)`.
+    pub layers: Vec<SimpleLayer<F>>,
+}
+
+/// One layer of a [`SimpleCircuit`].
+#[derive(Clone, Debug)]
+pub struct SimpleLayer<F> {
+    /// Binding rounds per hand.
+    pub logw: usize,
+    /// Input wires.
+    pub nw: usize,
+    /// Terms.
+    pub terms: Vec<Term<F>>,
+}
+
+impl<F: Field> LayeredCircuit<F> for SimpleCircuit<F> {
+    fn id(&self) -> [u8; 32] {
+        self.id
+    }
+    fn num_outputs(&self) -> usize {
+        self.num_outputs
+    }
+    fn num_inputs(&self) -> usize {
+        self.num_inputs
+    }
+    fn num_public_inputs(&self) -> usize {
+        self.num_public_inputs
+    }
+    fn subfield_boundary(&self) -> usize {
+        self.subfield_boundary
+    }
+    fn num_layers(&self) -> usize {
+        self.layers.len()
+    }
+    fn layer_logw(&self, layer: usize) -> usize {
+        self.layers[layer].logw
+    }
+    fn layer_nw(&self, layer: usize) -> usize {
+        self.layers[layer].nw
+    }
+    fn num_terms(&self) -> usize {
+        self.layers.iter().map(|l| l.terms.len()).sum()
+    }
+    fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>) {
+        out.clear();
+        out.extend_from_slice(&self.layers[layer].terms);
+    }
+}

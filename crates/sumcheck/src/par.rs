@@ -1,0 +1,189 @@
+//! Data-parallel helpers with a serial twin.
+//!
+//! Work is cut into fixed-size chunks (`MIN_CHUNK` items, independent of the
+//! thread count). Field arithmetic is exact, so combining partial results
+//! in any order yields the same bytes as the serial loop; the fixed chunking
+//! additionally keeps the combination order itself reproducible.
+
+use core::ops::Range;
+
+use longfellow_field::Field;
+
+/// Items per chunk below which splitting is not worth a task.
+pub const MIN_CHUNK: usize = 1 << 12;
+
+/// Calls `f(start, chunk)` for consecutive chunks of `data`.
+pub fn for_each_chunk_mut<T: Send, G>(data: &mut [T], chunk: usize, f: G)
+where
+    G: Fn(usize, &mut [T]) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if data.len() > chunk {
+            use rayon::prelude::*;
+            data.par_chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(c, part)| f(c * chunk, part));
+            return;
+        }
+    }
+    let _ = chunk;
+    f(0, data);
+}
+
+/// Sums `(x, y)` pairs computed by `f` over chunks of `0..n`.
+pub fn sum_pairs<F: Field, G>(n: usize, chunk: usize, f: G) -> (F, F)
+where
+    G: Fn(Range<usize>) -> (F, F) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if n > chunk {
+            use rayon::prelude::*;
+            let nchunks = n.div_ceil(chunk);
+            let parts: Vec<(F, F)> = (0..nchunks)
+                .into_par_iter()
+                .map(|c| f(c * chunk..n.min((c + 1) * chunk)))
+                .collect();
+            return parts
+                .into_iter()
+                .fold((F::ZERO, F::ZERO), |(a, b), (x, y)| (a + x, b + y));
+        }
+    }
+    let _ = chunk;
+    f(0..n)
+}
+
+/// Number of worker threads the parallel paths may use.
+pub fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads().max(1)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
+/// How many parts to split `n` items into: one per thread, but none
+/// smaller than [`MIN_CHUNK`].
+pub fn parts_for(n: usize) -> usize {
+    threads().min(n / MIN_CHUNK).max(1)
+}
+
+fn split_ranges(n: usize, parts: usize) -> Vec<Range<usize>> {
+    (0..parts)
+        .map(|c| (c * n / parts)..((c + 1) * n / parts))
+        .collect()
+}
+
+/// Scatter-add with private accumulators: each part of the item range adds
+/// into its own zeroed buffer of the output's length, then the buffers are
+/// summed into the output. The buffers are kept between calls.
+#[derive(Debug, Default)]
+pub struct Scatter<F> {
+    extra: Vec<Vec<F>>,
+}
+
+impl<F: Field> Scatter<F> {
+    /// No buffers yet; they grow on first use.
+    pub fn new() -> Self {
+        Self { extra: Vec::new() }
+    }
+
+    /// Zeroes `out`, then runs `f(range, acc)` over parts of `0..n_items`,
+    /// where `acc` starts zeroed and is finally added into `out`.
+    pub fn run<G>(&mut self, n_items: usize, out: &mut [F], f: G)
+    where
+        G: Fn(Range<usize>, &mut [F]) + Sync + Send,
+    {
+        out.fill(F::ZERO);
+        let parts = parts_for(n_items);
+        if parts <= 1 {
+            f(0..n_items, out);
+            return;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            let ranges = split_ranges(n_items, parts);
+            if self.extra.len() < parts - 1 {
+                self.extra.resize_with(parts - 1, Vec::new);
+            }
+            let len = out.len();
+            let extra = &mut self.extra[..parts - 1];
+            let f = &f;
+            rayon::scope(|s| {
+                for (buf, range) in extra.iter_mut().zip(ranges[1..].iter().cloned()) {
+                    s.spawn(move |_| {
+                        buf.clear();
+                        buf.resize(len, F::ZERO);
+                        f(range, buf);
+                    });
+                }
+                f(ranges[0].clone(), out);
+            });
+            let extra = &self.extra[..parts - 1];
+            for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
+                for buf in extra {
+                    for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
+                        *o += *x;
+                    }
+                }
+            });
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = split_ranges;
+            f(0..n_items, out);
+        }
+    }
+}
+
+/// Runs an in-place compaction `f` on each range `cuts[i]..cuts[i+1]` of the
+/// paired arrays (in parallel), then closes the gaps. `f` returns how many
+/// entries it kept at the front of its range. Returns the total kept.
+pub fn compact_ranges<A, B, G>(a: &mut [A], b: &mut [B], cuts: &[usize], f: G) -> usize
+where
+    A: Copy + Send,
+    B: Copy + Send,
+    G: Fn(&mut [A], &mut [B]) -> usize + Sync + Send,
+{
+    let nparts = cuts.len().saturating_sub(1);
+    let mut kept = vec![0usize; nparts];
+    {
+        let mut pieces = Vec::with_capacity(nparts);
+        let mut rest_a: &mut [A] = &mut *a;
+        let mut rest_b: &mut [B] = &mut *b;
+        for i in 0..nparts {
+            let len = cuts[i + 1] - cuts[i];
+            let (pa, ra) = core::mem::take(&mut rest_a).split_at_mut(len);
+            let (pb, rb) = core::mem::take(&mut rest_b).split_at_mut(len);
+            pieces.push((pa, pb));
+            rest_a = ra;
+            rest_b = rb;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            pieces
+                .into_par_iter()
+                .zip(kept.par_iter_mut())
+                .for_each(|((pa, pb), k)| *k = f(pa, pb));
+        }
+        #[cfg(not(feature = "parallel"))]
+        for ((pa, pb), k) in pieces.into_iter().zip(kept.iter_mut()) {
+            *k = f(pa, pb);
+        }
+    }
+    let mut wr = 0;
+    for (i, &k) in kept.iter().enumerate() {
+        let start = cuts[i];
+        if wr != start {
+            a.copy_within(start..start + k, wr);
+            b.copy_within(start..start + k, wr);
+        }
+        wr += k;
+    }
+    wr
+}

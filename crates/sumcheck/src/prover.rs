@@ -1,0 +1,337 @@
+//! The padded sumcheck prover.
+
+use longfellow_field::Field;
+use longfellow_transcript::Transcript;
+
+use crate::circuit::{LayeredCircuit, Term};
+use crate::dense::{bind_into, round_coefficients};
+use crate::eq::{eq2_table, log2_ceil};
+use crate::error::SumcheckError;
+use crate::pad::Pad;
+use crate::par::Scatter;
+use crate::poly::{Lagrange, RoundPoly};
+use crate::proof::{LayerProof, SumcheckProof};
+use crate::quad::{HQuad, PreparedLayer, MAX_LOGW};
+use crate::statement::{begin_circuit, write_statement};
+
+/// All wire values of one circuit evaluation.
+#[derive(Clone, Debug)]
+pub struct Evaluation<F> {
+    /// `wires[l]` = the input array of layer `l` (`wires[nl−1]` = the
+    /// circuit inputs).
+    pub wires: Vec<Vec<F>>,
+    /// Outputs of layer 0.
+    pub outputs: Vec<F>,
+}
+
+impl<F: Field> Evaluation<F> {
+    /// The circuit inputs.
+    pub fn inputs(&self) -> &[F] {
+        self.wires.last().map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// What the prover hands on besides the proof.
+#[derive(Clone, Debug)]
+pub struct ProverOutput<F> {
+    /// The padded proof.
+    pub proof: SumcheckProof<F>,
+    /// Per layer, the fully bound quadratic form; lets the prover's own
+    /// constraint generation skip recomputing it from the terms.
+    pub bound_quads: Vec<F>,
+}
+
+/// A circuit prepared for proving (see [`PreparedLayer`]); reusable across
+/// proofs.
+#[derive(Clone, Debug)]
+pub struct Prover<F> {
+    id: [u8; 32],
+    num_outputs: usize,
+    num_inputs: usize,
+    num_public_inputs: usize,
+    subfield_boundary: usize,
+    num_terms: usize,
+    layers: Vec<PreparedLayer<F>>,
+}
+
+impl<F: Field> Prover<F> {
+    /// Validates and prepares `circuit`.
+    pub fn new<C: LayeredCircuit<F> + ?Sized>(circuit: &C) -> Result<Self, SumcheckError> {
+        let nl = circuit.num_layers();
+        check_shape(circuit)?;
+        let mut terms: Vec<Term<F>> = Vec::new();
+        let mut layers = Vec::with_capacity(nl);
+        for l in 0..nl {
+            circuit.layer_terms(l, &mut terms);
+            layers.push(PreparedLayer::new(
+                l,
+                circuit.layer_logw(l),
+                circuit.layer_nw(l),
+                circuit.layer_nv(l),
+                &mut terms,
+            )?);
+        }
+        Ok(Self {
+            id: circuit.id(),
+            num_outputs: circuit.num_outputs(),
+            num_inputs: circuit.num_inputs(),
+            num_public_inputs: circuit.num_public_inputs(),
+            subfield_boundary: circuit.subfield_boundary(),
+            num_terms: circuit.num_terms(),
+            layers,
+        })
+    }
+
+    /// Number of layers.
+    pub fn num_layers(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Computes every wire value from the circuit inputs.
+    pub fn evaluate(&self, inputs: &[F]) -> Result<Evaluation<F>, SumcheckError> {
+        if inputs.len() != self.num_inputs {
+            return Err(SumcheckError::Count {
+                what: "inputs",
+                expected: self.num_inputs,
+                found: inputs.len(),
+            });
+        }
+        let nl = self.layers.len();
+        let mut wires: Vec<Vec<F>> = vec![Vec::new(); nl];
+        let mut outputs = Vec::new();
+        let mut scatter = Scatter::new();
+        let mut current = inputs.to_vec();
+        for l in (0..nl).rev() {
+            let mut out = Vec::new();
+            self.layers[l].evaluate(l, &current, &mut out, &mut scatter)?;
+            wires[l] = core::mem::replace(&mut current, out);
+        }
+        core::mem::swap(&mut outputs, &mut current);
+        Ok(Evaluation { wires, outputs })
+    }
+
+    /// Writes the statement (see [`write_statement`]) for this circuit.
+    pub fn write_statement(&self, transcript: &mut Transcript, public_inputs: &[F]) {
+        write_statement(transcript, self, public_inputs);
+    }
+
+    /// Runs the padded sumcheck on `eval` (whose outputs must all be zero),
+    /// continuing `transcript` after the statement.
+    pub fn prove(
+        &self,
+        eval: &Evaluation<F>,
+        pad: &Pad<F>,
+        transcript: &mut Transcript,
+    ) -> Result<ProverOutput<F>, SumcheckError> {
+        let nl = self.layers.len();
+        if eval.wires.len() != nl
+            || eval
+                .wires
+                .iter()
+                .zip(&self.layers)
+                .any(|(w, l)| w.len() != l.nw)
+        {
+            return Err(SumcheckError::Count {
+                what: "evaluated layers",
+                expected: nl,
+                found: eval.wires.len(),
+            });
+        }
+        if !pad.0.matches(self) {
+            return Err(SumcheckError::PadShape);
+        }
+        if let Some(index) = eval.outputs.iter().position(|v| !bool::from(v.is_zero())) {
+            return Err(SumcheckError::NonZeroOutput { index });
+        }
+
+        let lag = Lagrange::<F>::new();
+        let logv = log2_ceil(self.num_outputs);
+        let g = begin_circuit::<F>(transcript, logv);
+        let mut bindings = [g.clone(), g];
+        let mut claims = [F::ZERO; 2];
+        let mut scratch = Scratch::new();
+        let mut layers = Vec::with_capacity(nl);
+        let mut bound_quads = Vec::with_capacity(nl);
+
+        for (l, layer) in self.layers.iter().enumerate() {
+            let alpha: F = transcript.challenge_element();
+            let beta: F = transcript.challenge_element();
+            eq2_table(
+                &bindings[0],
+                &bindings[1],
+                alpha,
+                layer.nv,
+                &mut scratch.eqg,
+                &mut scratch.eq_tmp,
+            );
+            layer.bind_g(&scratch.eqg, beta, &mut scratch.quad);
+            let mut claim = claims[0] + alpha * claims[1];
+            let lpad = &pad.0.layers[l];
+
+            let wires = &eval.wires[l];
+            for w in &mut scratch.w {
+                w.clear();
+                w.extend_from_slice(wires);
+            }
+            let mut new_bindings = [
+                Vec::with_capacity(layer.logw),
+                Vec::with_capacity(layer.logw),
+            ];
+            let mut rounds = Vec::with_capacity(layer.logw);
+            for round in 0..layer.logw {
+                let mut polys = [RoundPoly::default(); 2];
+                for hand in 0..2 {
+                    let [w0, w1] = &scratch.w;
+                    let (w_hand, w_other) = if hand == 0 { (w0, w1) } else { (w1, w0) };
+                    scratch.qw.clear();
+                    scratch.qw.resize(w_hand.len(), F::ZERO);
+                    scratch
+                        .quad
+                        .contract(hand, w_other, &mut scratch.qw, &mut scratch.scatter);
+                    let (a0, a2) = round_coefficients(&scratch.qw, w_hand);
+                    let [p0, p1, p2] = lag.round_values(a0, a2, claim);
+                    let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
+                    transcript.write_element(&padded.p0);
+                    transcript.write_element(&padded.p2);
+                    let r: F = transcript.challenge_element();
+                    claim = lag.eval(p0, p1, p2, r);
+                    polys[hand] = padded;
+                    new_bindings[hand].push(r);
+
+                    bind_into(&scratch.w[hand], r, &mut scratch.tmp);
+                    core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
+                    scratch.quad.bind_h(hand, r);
+                }
+                rounds.push(polys);
+            }
+
+            let q = scratch.quad.scalar();
+            let c = [scratch.w[0].first().copied(), scratch.w[1].first().copied()];
+            let (q, c0, c1) = match (q, c, scratch.w[0].len(), scratch.w[1].len()) {
+                (Some(q), [Some(c0), Some(c1)], 1, 1) => (q, c0, c1),
+                _ => return Err(SumcheckError::Inconsistent { layer: l }),
+            };
+            if claim != q * c0 * c1 {
+                return Err(SumcheckError::Inconsistent { layer: l });
+            }
+            let padded = [c0 - lpad.claims[0], c1 - lpad.claims[1]];
+            transcript.write_elements(&padded);
+            layers.push(LayerProof {
+                rounds,
+                claims: padded,
+            });
+            bound_quads.push(q);
+            claims = [c0, c1];
+            bindings = new_bindings;
+        }
+        Ok(ProverOutput {
+            proof: SumcheckProof { layers },
+            bound_quads,
+        })
+    }
+}
+
+/// Per-proof buffers, sized by the largest layer and reused by every layer
+/// and round.
+struct Scratch<F> {
+    quad: HQuad<F>,
+    eqg: Vec<F>,
+    eq_tmp: Vec<F>,
+    w: [Vec<F>; 2],
+    tmp: Vec<F>,
+    qw: Vec<F>,
+    scatter: Scatter<F>,
+}
+
+impl<F: Field> Scratch<F> {
+    fn new() -> Self {
+        Self {
+            quad: HQuad::new(),
+            eqg: Vec::new(),
+            eq_tmp: Vec::new(),
+            w: [Vec::new(), Vec::new()],
+            tmp: Vec::new(),
+            qw: Vec::new(),
+            scatter: Scatter::new(),
+        }
+    }
+}
+
+/// Checks the sizes the protocol relies on.
+pub(crate) fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+) -> Result<(), SumcheckError> {
+    let nl = circuit.num_layers();
+    let bad = |layer, what, value: usize, bound: usize| SumcheckError::BadCircuit {
+        layer,
+        what,
+        value: value as u64,
+        bound: bound as u64,
+    };
+    if nl == 0 {
+        return Err(bad(0, "number of layers", 0, 1));
+    }
+    if circuit.num_outputs() == 0 || log2_ceil(circuit.num_outputs()) > MAX_LOGW {
+        return Err(bad(0, "outputs", circuit.num_outputs(), 1 << MAX_LOGW));
+    }
+    if circuit.layer_nw(nl - 1) != circuit.num_inputs() {
+        return Err(bad(
+            nl - 1,
+            "nw (must equal inputs)",
+            circuit.layer_nw(nl - 1),
+            circuit.num_inputs(),
+        ));
+    }
+    if circuit.num_public_inputs() > circuit.num_inputs() {
+        return Err(bad(
+            nl - 1,
+            "public inputs",
+            circuit.num_public_inputs(),
+            circuit.num_inputs(),
+        ));
+    }
+    for l in 0..nl {
+        let logw = circuit.layer_logw(l);
+        let nw = circuit.layer_nw(l);
+        if logw > MAX_LOGW {
+            return Err(bad(l, "logw", logw, MAX_LOGW));
+        }
+        if nw == 0 || nw > (1usize << logw) {
+            return Err(bad(l, "nw", nw, 1 << logw));
+        }
+    }
+    Ok(())
+}
+
+impl<F: Field> LayeredCircuit<F> for Prover<F> {
+    fn id(&self) -> [u8; 32] {
+        self.id
+    }
+    fn num_outputs(&self) -> usize {
+        self.num_outputs
+    }
+    fn num_inputs(&self) -> usize {
+        self.num_inputs
+    }
+    fn num_public_inputs(&self) -> usize {
+        self.num_public_inputs
+    }
+    fn subfield_boundary(&self) -> usize {
+        self.subfield_boundary
+    }
+    fn num_layers(&self) -> usize {
+        self.layers.len()
+    }
+    fn layer_logw(&self, layer: usize) -> usize {
+        self.layers[layer].logw
+    }
+    fn layer_nw(&self, layer: usize) -> usize {
+        self.layers[layer].nw
+    }
+    fn num_terms(&self) -> usize {
+        self.num_terms
+    }
+    fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>) {
+        self.layers[layer].terms(out);
+    }
+}

@@ -1,0 +1,326 @@
+//! The layer's quadratic form `Q[g, h0, h1]` and its binding.
+//!
+//! Terms are kept grouped by hand pair `(h0, h1)` and sorted in Morton
+//! order, with `h0`'s bits at the even positions of the key. Sumcheck
+//! binds the lowest remaining bit of `h0`, then of `h1`, then the next bit
+//! of `h0`, …, i.e. always the lowest bit of the current key, so after
+//! each binding the two entries that merge are neighbours and the list
+//! stays sorted. One pass per round therefore both binds and fully merges.
+
+use longfellow_field::Field;
+
+use crate::circuit::Term;
+use crate::error::SumcheckError;
+use crate::par;
+
+/// Largest supported `logw`: wire indices are `u32`.
+pub const MAX_LOGW: usize = 32;
+
+fn spread(x: u32) -> u64 {
+    let mut v = u64::from(x);
+    v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
+    v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
+    v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+    v = (v | (v << 1)) & 0x5555_5555_5555_5555;
+    v
+}
+
+/// Morton key with `h0` on the even bits.
+pub(crate) fn morton(h0: u32, h1: u32) -> u64 {
+    spread(h0) | (spread(h1) << 1)
+}
+
+/// A layer prepared for proving: terms grouped by distinct hand pair.
+///
+/// Depends only on the circuit, so a prover proving the same circuit many
+/// times prepares it once.
+#[derive(Clone, Debug)]
+pub struct PreparedLayer<F> {
+    pub(crate) logw: usize,
+    pub(crate) nw: usize,
+    pub(crate) nv: usize,
+    /// Distinct `(h0, h1)` pairs in Morton order.
+    hands: Vec<[u32; 2]>,
+    /// Terms of pair `j` are `g[offsets[j]..offsets[j+1]]`, same for `k`.
+    offsets: Vec<usize>,
+    g: Vec<u32>,
+    k: Vec<F>,
+}
+
+impl<F: Field> PreparedLayer<F> {
+    /// Groups and sorts `terms` (consumed as scratch) after checking every
+    /// index against the layer's sizes.
+    pub fn new(
+        layer: usize,
+        logw: usize,
+        nw: usize,
+        nv: usize,
+        terms: &mut [Term<F>],
+    ) -> Result<Self, SumcheckError> {
+        let bad = |what, value: u64, bound: u64| SumcheckError::BadCircuit {
+            layer,
+            what,
+            value,
+            bound,
+        };
+        if logw > MAX_LOGW {
+            return Err(bad("logw", logw as u64, MAX_LOGW as u64));
+        }
+        if nw == 0 || nw > (1usize << logw) {
+            return Err(bad("nw", nw as u64, 1u64 << logw));
+        }
+        for t in terms.iter() {
+            if t.g as usize >= nv {
+                return Err(bad("g", t.g.into(), nv as u64));
+            }
+            if t.h0 as usize >= nw {
+                return Err(bad("h0", t.h0.into(), nw as u64));
+            }
+            if t.h1 as usize >= nw {
+                return Err(bad("h1", t.h1.into(), nw as u64));
+            }
+        }
+        sort_terms(terms);
+        let mut hands = Vec::new();
+        let mut offsets = Vec::new();
+        let mut g = Vec::with_capacity(terms.len());
+        let mut k = Vec::with_capacity(terms.len());
+        for t in terms.iter() {
+            let h = [t.h0, t.h1];
+            if hands.last() != Some(&h) {
+                hands.push(h);
+                offsets.push(g.len());
+            }
+            g.push(t.g);
+            k.push(t.k);
+        }
+        offsets.push(g.len());
+        Ok(Self {
+            logw,
+            nw,
+            nv,
+            hands,
+            offsets,
+            g,
+            k,
+        })
+    }
+
+    /// Replaces `out` with the layer's terms (in prepared order).
+    pub fn terms(&self, out: &mut Vec<Term<F>>) {
+        out.clear();
+        for (j, &[h0, h1]) in self.hands.iter().enumerate() {
+            for t in self.offsets[j]..self.offsets[j + 1] {
+                out.push(Term {
+                    g: self.g[t],
+                    h0,
+                    h1,
+                    k: self.k[t],
+                });
+            }
+        }
+    }
+
+    /// Number of terms.
+    pub fn num_terms(&self) -> usize {
+        self.g.len()
+    }
+
+    /// Number of distinct hand pairs.
+    pub fn num_pairs(&self) -> usize {
+        self.hands.len()
+    }
+
+    /// Evaluates the layer on its input wires `w`, writing `nv` outputs.
+    /// Fails on the first violated assertion term.
+    pub fn evaluate(
+        &self,
+        layer: usize,
+        w: &[F],
+        out: &mut Vec<F>,
+        scatter: &mut par::Scatter<F>,
+    ) -> Result<(), SumcheckError> {
+        out.clear();
+        out.resize(self.nv, F::ZERO);
+        let failed = core::sync::atomic::AtomicUsize::new(usize::MAX);
+        scatter.run(self.hands.len(), out, |range, acc| {
+            for j in range {
+                let [h0, h1] = self.hands[j];
+                let prod = w[h0 as usize] * w[h1 as usize];
+                for t in self.offsets[j]..self.offsets[j + 1] {
+                    let k = self.k[t];
+                    if bool::from(k.is_zero()) {
+                        if !bool::from(prod.is_zero()) {
+                            failed.fetch_min(j, core::sync::atomic::Ordering::Relaxed);
+                        }
+                    } else {
+                        acc[self.g[t] as usize] += k * prod;
+                    }
+                }
+            }
+        });
+        let j = failed.into_inner();
+        if let Some(&[h0, h1]) = self.hands.get(j) {
+            return Err(SumcheckError::AssertionFailed { layer, h0, h1 });
+        }
+        Ok(())
+    }
+
+    /// Binds the output variables: fills `quad` with
+    /// `Σ_g (k = 0 ? β : k)·eqg[g]` per hand pair, where `eqg[g] =
+    /// eq(G0, g) + α·eq(G1, g)`.
+    pub fn bind_g(&self, eqg: &[F], beta: F, quad: &mut HQuad<F>) {
+        quad.h.clear();
+        quad.h.extend_from_slice(&self.hands);
+        quad.v.clear();
+        quad.v.resize(self.hands.len(), F::ZERO);
+        par::for_each_chunk_mut(&mut quad.v, par::MIN_CHUNK, |start, vals| {
+            for (i, v) in vals.iter_mut().enumerate() {
+                let j = start + i;
+                let mut acc = F::ZERO;
+                for t in self.offsets[j]..self.offsets[j + 1] {
+                    let k = self.k[t];
+                    let k = if bool::from(k.is_zero()) { beta } else { k };
+                    acc += k * eqg[self.g[t] as usize];
+                }
+                *v = acc;
+            }
+        });
+    }
+}
+
+fn sort_terms<F: Field>(terms: &mut [Term<F>]) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::slice::ParallelSliceMut;
+        terms.par_sort_unstable_by_key(|t| morton(t.h0, t.h1));
+    }
+    #[cfg(not(feature = "parallel"))]
+    terms.sort_unstable_by_key(|t| morton(t.h0, t.h1));
+}
+
+/// The quadratic form after binding `g`: sparse `Q[h0, h1]`, distinct
+/// pairs in Morton order of the current (partially bound) indices.
+#[derive(Clone, Debug, Default)]
+pub struct HQuad<F> {
+    pub(crate) h: Vec<[u32; 2]>,
+    pub(crate) v: Vec<F>,
+}
+
+impl<F: Field> HQuad<F> {
+    /// Empty, to be filled by [`PreparedLayer::bind_g`].
+    pub fn new() -> Self {
+        Self {
+            h: Vec::new(),
+            v: Vec::new(),
+        }
+    }
+
+    /// Number of stored entries.
+    pub fn len(&self) -> usize {
+        self.h.len()
+    }
+
+    /// Whether no entry is stored.
+    pub fn is_empty(&self) -> bool {
+        self.h.is_empty()
+    }
+
+    /// `qw[i] = Σ_{entries with h[hand] = i} v·w_other[h[other]]`.
+    pub fn contract(
+        &self,
+        hand: usize,
+        w_other: &[F],
+        qw: &mut [F],
+        scatter: &mut par::Scatter<F>,
+    ) {
+        let other = 1 - hand;
+        scatter.run(self.h.len(), qw, |range, acc| {
+            for j in range {
+                let h = self.h[j];
+                acc[h[hand] as usize] += self.v[j] * w_other[h[other] as usize];
+            }
+        });
+    }
+
+    /// Binds the lowest bit of `h[hand]` to `r`, merging partner entries.
+    pub fn bind_h(&mut self, hand: usize, r: F) {
+        let n = self.h.len();
+        let parts = par::parts_for(n);
+        if parts <= 1 {
+            let kept = bind_h_range(&mut self.h, &mut self.v, hand, r);
+            self.h.truncate(kept);
+            self.v.truncate(kept);
+            return;
+        }
+        // Cut points that never separate two partners.
+        let mut cuts = Vec::with_capacity(parts + 1);
+        cuts.push(0usize);
+        for c in 1..parts {
+            let mut b = (c * n / parts).max(*cuts.last().unwrap_or(&0));
+            if b > 0 && b < n && partners(self.h[b - 1], self.h[b], hand) {
+                b += 1;
+            }
+            cuts.push(b.min(n));
+        }
+        cuts.push(n);
+        let kept = par::compact_ranges(&mut self.h, &mut self.v, &cuts, |h, v| {
+            bind_h_range(h, v, hand, r)
+        });
+        self.h.truncate(kept);
+        self.v.truncate(kept);
+    }
+
+    /// The fully bound value `Q[0, 0]` (zero for an empty form).
+    pub fn scalar(&self) -> Option<F> {
+        match (self.h.as_slice(), self.v.as_slice()) {
+            ([], []) => Some(F::ZERO),
+            ([[0, 0]], [v]) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
+    let other = 1 - hand;
+    a[other] == b[other] && (a[hand] >> 1) == (b[hand] >> 1) && a[hand] & 1 == 0 && b[hand] & 1 == 1
+}
+
+/// Binds a range in place; returns how many entries remain at its front.
+fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) -> usize {
+    let n = h.len();
+    let mut rd = 0;
+    let mut wr = 0;
+    while rd < n {
+        let mut hh = h[rd];
+        let val;
+        if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
+            val = v[rd] + r * (v[rd + 1] - v[rd]);
+            rd += 2;
+        } else {
+            val = if hh[hand] & 1 == 0 {
+                v[rd] - r * v[rd]
+            } else {
+                r * v[rd]
+            };
+            rd += 1;
+        }
+        hh[hand] >>= 1;
+        h[wr] = hh;
+        v[wr] = val;
+        wr += 1;
+    }
+    wr
+}
+
+/// `Σ_t (k = 0 ? β : k)·eqg[g]·eqh0[h0]·eqh1[h1]` over raw terms: the fully
+/// bound quadratic form, as the verifier computes it.
+pub fn bind_all<F: Field>(terms: &[Term<F>], eqg: &[F], beta: F, eqh0: &[F], eqh1: &[F]) -> F {
+    let mut acc = F::ZERO;
+    for t in terms {
+        let k = if bool::from(t.k.is_zero()) { beta } else { t.k };
+        acc += k * eqg[t.g as usize] * eqh0[t.h0 as usize] * eqh1[t.h1 as usize];
+    }
+    acc
+}
