@@ -98,6 +98,17 @@ where
         extend_rows(&dblock_encoder, dot_quad_rows, p.block_enc);
         extend_rows(&block_encoder, rest, p.block_enc);
 
+        Self::seal(p, tableau, quad, rng)
+    }
+
+    /// Draws the column nonces and builds the Merkle tree over the encoded
+    /// tableau.
+    fn seal<R: RngCore + ?Sized>(
+        p: &LigeroParams,
+        tableau: Vec<F>,
+        quad: &[QuadraticConstraint],
+        rng: &mut R,
+    ) -> Result<(Self, LigeroCommitment), LigeroError> {
         let mut nonces = vec![[0u8; 32]; p.leaves];
         for nonce in &mut nonces {
             rng.fill_bytes(nonce);
@@ -115,6 +126,19 @@ where
             tree,
         };
         Ok((prover, commitment))
+    }
+
+    /// A prover whose tableau was altered after encoding: for tests that a
+    /// cheating prover is caught by each check.
+    #[cfg(test)]
+    pub(crate) fn recommit_altered<R: RngCore + ?Sized>(
+        self,
+        alter: impl FnOnce(&LigeroParams, &mut [F]),
+        rng: &mut R,
+    ) -> Result<(Self, LigeroCommitment), LigeroError> {
+        let mut tableau = self.tableau;
+        alter(&self.params, &mut tableau);
+        Self::seal(&self.params, tableau, &self.quad, rng)
     }
 
     /// The parameters this tableau was laid out for.
@@ -303,4 +327,67 @@ fn column_leaf<F: Field>(nonce: &[u8; 32], tableau: &[F], block_enc: usize, c: u
         h.update(e.to_repr().as_ref());
     }
     h.finalize().into()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::verify;
+    use longfellow_field::Gf2_128;
+    use longfellow_random::{random_element, SpecLcg};
+
+    /// Commits honestly, alters one blinding row's committed part, proves
+    /// and verifies: the matching check must fire.
+    fn cheat(row: usize) -> Result<(), LigeroError> {
+        let (nw, nq, nl) = (90, 6, 3);
+        let p = LigeroParams::new(nw, nq, 4, 6, 256).unwrap();
+        let mut rng = SpecLcg::new(5);
+        let mut w: Vec<Gf2_128> = (0..nw).map(|_| random_element(&mut rng)).collect();
+        let quad: Vec<_> = (0..nq)
+            .map(|i| QuadraticConstraint {
+                x: 3 * i,
+                y: 3 * i + 1,
+                z: 3 * i + 2,
+            })
+            .collect();
+        for q in &quad {
+            w[q.z] = w[q.x] * w[q.y];
+        }
+        let linear: Vec<_> = (0..nw)
+            .map(|i| LinearTerm {
+                c: i % nl,
+                w: i,
+                k: Gf2_128::from_index(i as u64 + 1),
+            })
+            .collect();
+        let mut b = vec![Gf2_128::ZERO; nl];
+        for t in &linear {
+            b[t.c] += t.k * w[t.w];
+        }
+        let (prover, _) = LigeroProver::commit(&p, &w, 0, &quad, &mut rng).unwrap();
+        let (prover, com) = prover
+            .recommit_altered(
+                |p, t| {
+                    for c in p.dblock..p.block_enc {
+                        t[row * p.block_enc + c] += Gf2_128::ONE;
+                    }
+                },
+                &mut rng,
+            )
+            .unwrap();
+        let mut ts = Transcript::new(b"cheat");
+        com.absorb(&mut ts);
+        let proof = prover.prove(&mut ts, &linear, &b, &quad).unwrap();
+        let mut ts = Transcript::new(b"cheat");
+        com.absorb(&mut ts);
+        verify(&p, &com, &proof, &mut ts, &linear, &b, &quad)
+    }
+
+    #[test]
+    fn each_check_catches_its_cheat() {
+        assert!(matches!(cheat(ILDT), Err(LigeroError::LowDegreeCheck)));
+        assert!(matches!(cheat(IDOT), Err(LigeroError::DotCheck)));
+        assert!(matches!(cheat(IQUAD), Err(LigeroError::QuadraticCheck)));
+    }
 }
