@@ -51,11 +51,11 @@ fn statement<F: Field>(
     }
     let mut linear = Vec::new();
     let mut b = vec![F::ZERO; nl];
-    for w in 0..nw {
+    for (w, &value) in witness.iter().enumerate() {
         let k: F = random_element(rng);
         let c = w % nl;
         linear.push(LinearTerm { c, w, k });
-        b[c] += k * witness[w];
+        b[c] += k * value;
     }
     Statement {
         witness,
