@@ -222,6 +222,11 @@ impl<F: Field> HQuad<F> {
         self.h.len()
     }
 
+    /// The stored `((h0, h1), value)` entries, in the current order.
+    pub fn entries(&self) -> impl Iterator<Item = ([u32; 2], F)> + '_ {
+        self.h.iter().copied().zip(self.v.iter().copied())
+    }
+
     /// Whether no entry is stored.
     pub fn is_empty(&self) -> bool {
         self.h.is_empty()

@@ -7,6 +7,8 @@ use std::io::Read;
 use longfellow_field::Field;
 use longfellow_sumcheck::{SimpleCircuit, SimpleLayer, Term};
 
+pub mod random_circuit;
+
 pub fn unzstd(bytes: &[u8]) -> Vec<u8> {
     let mut dec = ruzstd::decoding::StreamingDecoder::new(bytes).expect("zstd frame");
     let mut out = Vec::new();
