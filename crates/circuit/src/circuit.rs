@@ -1,0 +1,326 @@
+//! The in-memory circuit shared by prover and verifier.
+//!
+//! A layer is kept in the compact form LFC2 uses on disk: a table of
+//! distinct term deltas, a table of segments (runs of delta indices) and a
+//! token list naming the segments in order. Terms are only materialised when
+//! a layer is used ([`Layer::expand_terms`]), one layer at a time, so the
+//! v7 one-attribute pair (8.2 M terms, ~390 MB as expanded `Fp256` terms)
+//! sits in a few megabytes.
+
+use std::fmt;
+use std::sync::Arc;
+
+use longfellow_field::Field;
+
+/// One quadratic term of a layer: `V[g] += k · Vin[h0] · Vin[h1]`, where `V`
+/// is the layer's output vector and `Vin` its input vector. `k == 0` marks
+/// an assertion that `Vin[h0] · Vin[h1] = 0` (sumcheck replaces the zero
+/// with a random β).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term<F> {
+    /// Output wire.
+    pub g: u32,
+    /// Left input wire.
+    pub h0: u32,
+    /// Right input wire.
+    pub h1: u32,
+    /// Coefficient.
+    pub k: F,
+}
+
+/// Difference between consecutive terms of a layer (wrapping in u32) and
+/// the index of the term's constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Delta {
+    pub(crate) g: u32,
+    pub(crate) h0: u32,
+    pub(crate) h1: u32,
+    pub(crate) k: u32,
+}
+
+/// The compact term storage of a layer (all indices validated on decode).
+#[derive(Clone, Default)]
+pub(crate) struct Compact {
+    pub(crate) deltas: Box<[Delta]>,
+    /// `seg_starts[s]..seg_starts[s + 1]` is segment `s` in `seg_items`.
+    pub(crate) seg_starts: Box<[u32]>,
+    pub(crate) seg_items: Box<[u32]>,
+    pub(crate) tokens: Box<[u32]>,
+}
+
+impl Compact {
+    fn heap_bytes(&self) -> usize {
+        self.deltas.len() * core::mem::size_of::<Delta>()
+            + 4 * (self.seg_starts.len() + self.seg_items.len() + self.tokens.len())
+    }
+
+    /// Calls `f` with every term's delta in order.
+    #[inline]
+    pub(crate) fn for_each_delta(&self, mut f: impl FnMut(&Delta)) {
+        for &tok in self.tokens.iter() {
+            let s = tok as usize;
+            let (a, b) = (self.seg_starts[s] as usize, self.seg_starts[s + 1] as usize);
+            for &d in &self.seg_items[a..b] {
+                f(&self.deltas[d as usize]);
+            }
+        }
+    }
+}
+
+/// One layer of a circuit.
+///
+/// Layers are numbered from the output: layer `j` computes its output vector
+/// `V_j` (`nw` of layer `j − 1`, or the circuit's `nv` outputs for `j = 0`)
+/// from its input vector `V_{j+1}`, which has [`Layer::nw`] wires; the last
+/// layer's input vector is the circuit's input vector.
+pub struct Layer<F> {
+    logw: u32,
+    nw: usize,
+    nterms: usize,
+    compact: Compact,
+    constants: Arc<[F]>,
+}
+
+impl<F> fmt::Debug for Layer<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Layer")
+            .field("logw", &self.logw)
+            .field("nw", &self.nw)
+            .field("nterms", &self.nterms)
+            .field("deltas", &self.compact.deltas.len())
+            .field("segments", &self.compact.seg_starts.len().saturating_sub(1))
+            .field("tokens", &self.compact.tokens.len())
+            .finish()
+    }
+}
+
+impl<F: Field> Layer<F> {
+    pub(crate) fn new(
+        logw: u32,
+        nw: usize,
+        nterms: usize,
+        compact: Compact,
+        constants: Arc<[F]>,
+    ) -> Self {
+        Self {
+            logw,
+            nw,
+            nterms,
+            compact,
+            constants,
+        }
+    }
+
+    /// Number of sumcheck rounds per hand for this layer: the input wire
+    /// indices `h0`, `h1` are `logw`-bit numbers, so `nw ≤ 2^logw` (the file
+    /// value, which may exceed ⌈log2 nw⌉).
+    pub fn logw(&self) -> u32 {
+        self.logw
+    }
+
+    /// Number of input wires of this layer (the C++ `Layer::nw`): the size of
+    /// `V_{j+1}`; every `h0`, `h1` is below it. For the last layer it is the
+    /// number of circuit inputs the layer reads.
+    pub fn nw(&self) -> usize {
+        self.nw
+    }
+
+    /// Number of terms.
+    pub fn num_terms(&self) -> usize {
+        self.nterms
+    }
+
+    /// Distinct deltas, segments and tokens of the compact form.
+    pub fn compact_sizes(&self) -> (usize, usize, usize) {
+        (
+            self.compact.deltas.len(),
+            self.compact.seg_starts.len().saturating_sub(1),
+            self.compact.tokens.len(),
+        )
+    }
+
+    /// Bytes of heap this layer's compact form occupies.
+    pub fn heap_bytes(&self) -> usize {
+        self.compact.heap_bytes()
+    }
+
+    pub(crate) fn compact(&self) -> &Compact {
+        &self.compact
+    }
+
+    /// Expands the terms into `out` (cleared first), reusing its allocation —
+    /// the prover calls this once per layer.
+    pub fn expand_terms(&self, out: &mut Vec<Term<F>>) {
+        out.clear();
+        out.reserve(self.nterms);
+        let (mut g, mut h0, mut h1) = (0u32, 0u32, 0u32);
+        let constants = &*self.constants;
+        self.compact.for_each_delta(|d| {
+            g = g.wrapping_add(d.g);
+            h0 = h0.wrapping_add(d.h0);
+            h1 = h1.wrapping_add(d.h1);
+            out.push(Term {
+                g,
+                h0,
+                h1,
+                k: constants[d.k as usize],
+            });
+        });
+    }
+
+    /// The terms in file order.
+    pub fn terms(&self) -> impl Iterator<Item = Term<F>> + '_ {
+        TermIter {
+            layer: self,
+            token: 0,
+            pos: 0,
+            end: 0,
+            g: 0,
+            h0: 0,
+            h1: 0,
+        }
+    }
+}
+
+struct TermIter<'a, F> {
+    layer: &'a Layer<F>,
+    token: usize,
+    pos: usize,
+    end: usize,
+    g: u32,
+    h0: u32,
+    h1: u32,
+}
+
+impl<F: Field> Iterator for TermIter<'_, F> {
+    type Item = Term<F>;
+
+    fn next(&mut self) -> Option<Term<F>> {
+        let c = &self.layer.compact;
+        while self.pos == self.end {
+            let s = *c.tokens.get(self.token)? as usize;
+            self.token += 1;
+            self.pos = c.seg_starts[s] as usize;
+            self.end = c.seg_starts[s + 1] as usize;
+        }
+        let d = c.deltas[c.seg_items[self.pos] as usize];
+        self.pos += 1;
+        self.g = self.g.wrapping_add(d.g);
+        self.h0 = self.h0.wrapping_add(d.h0);
+        self.h1 = self.h1.wrapping_add(d.h1);
+        Some(Term {
+            g: self.g,
+            h0: self.h0,
+            h1: self.h1,
+            k: self.layer.constants[d.k as usize],
+        })
+    }
+}
+
+/// The dimensions of a circuit, as stored in its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dims {
+    pub(crate) nv: usize,
+    pub(crate) npub: usize,
+    pub(crate) subfield_boundary: usize,
+    pub(crate) ninputs: usize,
+    pub(crate) nl: usize,
+    pub(crate) nconst: usize,
+}
+
+/// A layered arithmetic circuit over `F`, decoded and validated.
+pub struct Circuit<F> {
+    id: [u8; 32],
+    dims: Dims,
+    constants: Arc<[F]>,
+    layers: Vec<Layer<F>>,
+    total_terms: usize,
+}
+
+impl<F> fmt::Debug for Circuit<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Circuit")
+            .field("id", &crate::error::hex(&self.id))
+            .field("nv", &self.dims.nv)
+            .field("ninputs", &self.dims.ninputs)
+            .field("npub", &self.dims.npub)
+            .field("subfield_boundary", &self.dims.subfield_boundary)
+            .field("layers", &self.layers.len())
+            .field("total_terms", &self.total_terms)
+            .finish()
+    }
+}
+
+impl<F: Field> Circuit<F> {
+    pub(crate) fn new(
+        id: [u8; 32],
+        dims: Dims,
+        constants: Arc<[F]>,
+        layers: Vec<Layer<F>>,
+    ) -> Self {
+        let total_terms = layers.iter().map(|l| l.nterms).sum();
+        Self {
+            id,
+            dims,
+            constants,
+            layers,
+            total_terms,
+        }
+    }
+
+    /// The circuit ID stored with the circuit (checked against the
+    /// recomputed ID unless the file was recognised by the catalog).
+    pub fn id(&self) -> &[u8; 32] {
+        &self.id
+    }
+
+    /// Number of outputs (`nv`); all must be zero for a satisfied circuit.
+    pub fn num_outputs(&self) -> usize {
+        self.dims.nv
+    }
+
+    /// Number of inputs (`ninputs`); input wire 0 is the constant 1.
+    pub fn num_inputs(&self) -> usize {
+        self.dims.ninputs
+    }
+
+    /// Number of public inputs (`npub`, counting wire 0); inputs
+    /// `npub..ninputs` are the private witness.
+    pub fn num_public_inputs(&self) -> usize {
+        self.dims.npub
+    }
+
+    /// The least input wire not known to be in the subfield: private inputs
+    /// below it may be committed with the compact subfield encoding.
+    pub fn subfield_boundary(&self) -> usize {
+        self.dims.subfield_boundary
+    }
+
+    /// Layers; index 0 is the output layer, the last one reads the circuit
+    /// inputs (file order).
+    pub fn layers(&self) -> &[Layer<F>] {
+        &self.layers
+    }
+
+    /// Total terms over all layers.
+    pub fn total_terms(&self) -> usize {
+        self.total_terms
+    }
+
+    /// The table of distinct constants terms refer to.
+    pub fn constants(&self) -> &[F] {
+        &self.constants
+    }
+
+    /// Heap bytes used by the compact form (excluding the `Circuit` struct).
+    pub fn heap_bytes(&self) -> usize {
+        self.constants.len() * core::mem::size_of::<F>()
+            + self.layers.iter().map(Layer::heap_bytes).sum::<usize>()
+    }
+
+    /// Recomputes the circuit ID from the circuit's contents (the stored
+    /// [`Circuit::id`] is not consulted).
+    pub fn compute_id(&self) -> [u8; 32] {
+        crate::id::circuit_id(self)
+    }
+}

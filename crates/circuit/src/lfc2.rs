@@ -1,0 +1,178 @@
+//! LFC2: the compact format of Google's Rust toolchain.
+//!
+//! Layout: `"LFC2"`; the LFC1 header fields as ULEB128 numbers of at most
+//! four bytes (28-bit payload); the constants; per layer logw, nw, a table
+//! of distinct deltas (zigzag Δg, Δh0, Δh1, constant index), a table of
+//! segments (length, then delta indices) and a list of tokens (segment
+//! indices) whose concatenated segments are the layer's terms; the 32-byte
+//! circuit ID.
+
+use std::sync::Arc;
+
+use longfellow_field::Field;
+
+use crate::circuit::{Circuit, Compact, Delta, Layer};
+use crate::error::CircuitError;
+use crate::header::{read_constants, validate_layer_dims, RawHeader, WireCheck};
+use crate::input::Input;
+use crate::lfc1::check_id;
+use crate::limits::{MAX_TABLE, MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
+
+/// LFC2's magic.
+pub(crate) const LFC2_MAGIC: [u8; 4] = *b"LFC2";
+
+#[inline]
+fn zigzag(v: u32) -> u32 {
+    (v >> 1) ^ (v & 1).wrapping_neg()
+}
+
+fn count(inp: &mut Input<'_>, what: &'static str) -> Result<u32, CircuitError> {
+    let n = inp.uleb28(what)?;
+    if u64::from(n) > MAX_TABLE {
+        return Err(CircuitError::TooLarge {
+            what,
+            value: u64::from(n),
+            limit: MAX_TABLE,
+        });
+    }
+    Ok(n)
+}
+
+fn index(
+    inp: &mut Input<'_>,
+    layer: usize,
+    what: &'static str,
+    len: usize,
+) -> Result<u32, CircuitError> {
+    let i = inp.uleb28(what)?;
+    if i as usize >= len {
+        return Err(CircuitError::IndexOutOfRange {
+            layer,
+            what,
+            index: u64::from(i),
+            len: len as u64,
+        });
+    }
+    Ok(i)
+}
+
+/// Reads one LFC2 circuit (starting at the magic) from `inp`.
+pub(crate) fn read_lfc2<F: Field>(
+    inp: &mut Input<'_>,
+    verify_id: bool,
+) -> Result<Circuit<F>, CircuitError> {
+    let magic = inp.array::<4>("LFC2 magic")?;
+    if magic != LFC2_MAGIC {
+        return Err(CircuitError::BadMagic {
+            first: magic.to_vec(),
+        });
+    }
+    let mut n = [0u64; 8];
+    for v in n.iter_mut() {
+        *v = u64::from(inp.uleb28("LFC2 header")?);
+    }
+    let dims = RawHeader {
+        field_id: n[0],
+        nv: n[1],
+        nc: n[2],
+        npub: n[3],
+        subfield_boundary: n[4],
+        ninputs: n[5],
+        nl: n[6],
+        nconst: n[7],
+    }
+    .validate::<F>()?;
+    let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
+
+    let mut layers = Vec::with_capacity(dims.nl);
+    let mut total = 0u64;
+    let mut max_g = dims.nv;
+    for j in 0..dims.nl {
+        let logw = u64::from(inp.uleb28("LFC2 layer header")?);
+        let nw = u64::from(inp.uleb28("LFC2 layer header")?);
+        let (logw, nw) = validate_layer_dims(logw, nw, j + 1 == dims.nl, &dims)?;
+
+        let ndeltas = count(inp, "delta table size")? as usize;
+        let mut deltas = Vec::with_capacity(ndeltas.min(1 << 12));
+        for _ in 0..ndeltas {
+            let g = zigzag(inp.uleb28("delta")?);
+            let h0 = zigzag(inp.uleb28("delta")?);
+            let h1 = zigzag(inp.uleb28("delta")?);
+            let k = index(inp, j, "constant", dims.nconst)?;
+            deltas.push(Delta { g, h0, h1, k });
+        }
+
+        let nseg = count(inp, "segment count")? as usize;
+        let mut seg_starts = Vec::with_capacity((nseg + 1).min(1 << 12));
+        seg_starts.push(0u32);
+        let mut seg_items = Vec::new();
+        for _ in 0..nseg {
+            let len = count(inp, "segment length")? as usize;
+            if (seg_items.len() + len) as u64 > MAX_TABLE {
+                return Err(CircuitError::TooLarge {
+                    what: "segment entries in a layer",
+                    value: (seg_items.len() + len) as u64,
+                    limit: MAX_TABLE,
+                });
+            }
+            for _ in 0..len {
+                seg_items.push(index(inp, j, "delta", deltas.len())?);
+            }
+            seg_starts.push(seg_items.len() as u32);
+        }
+
+        let ntok = count(inp, "token count")? as usize;
+        let mut tokens = Vec::with_capacity(ntok.min(1 << 12));
+        let mut nterms = 0u64;
+        for _ in 0..ntok {
+            let t = index(inp, j, "segment", nseg)?;
+            let s = t as usize;
+            nterms += u64::from(seg_starts[s + 1] - seg_starts[s]);
+            if nterms > MAX_TERMS_PER_LAYER {
+                return Err(CircuitError::TooLarge {
+                    what: "terms in a layer",
+                    value: nterms,
+                    limit: MAX_TERMS_PER_LAYER,
+                });
+            }
+            tokens.push(t);
+        }
+        total += nterms;
+        if total > MAX_TOTAL_TERMS {
+            return Err(CircuitError::TooLarge {
+                what: "terms in the circuit",
+                value: total,
+                limit: MAX_TOTAL_TERMS,
+            });
+        }
+
+        let compact = Compact {
+            deltas: deltas.into_boxed_slice(),
+            seg_starts: seg_starts.into_boxed_slice(),
+            seg_items: seg_items.into_boxed_slice(),
+            tokens: tokens.into_boxed_slice(),
+        };
+        let mut check = WireCheck::new(j, max_g, nw);
+        let mut result = Ok(());
+        compact.for_each_delta(|d| {
+            if result.is_ok() {
+                result = check.step(d.g, d.h0, d.h1);
+            }
+        });
+        result?;
+        layers.push(Layer::new(
+            logw,
+            nw,
+            nterms as usize,
+            compact,
+            constants.clone(),
+        ));
+        max_g = nw;
+    }
+    let id = inp.array::<32>("circuit ID")?;
+    let circuit = Circuit::new(id, dims, constants, layers);
+    if verify_id {
+        check_id(&circuit)?;
+    }
+    Ok(circuit)
+}

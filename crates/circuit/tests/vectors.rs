@@ -1,0 +1,135 @@
+//! Decoding Google's and ISRG's published circuits: every stored circuit ID
+//! must equal the recomputed one, and every pair must hash to the ZkSpec
+//! circuit hash in its file name (Google's naming, independent of this code).
+
+use longfellow_circuit::{
+    decode_lfc2, load_circuit, load_pair, load_pair_with, Circuit, LoadOptions, PairFormat,
+};
+use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
+use longfellow_testvectors::read;
+
+const DIR: &str = "google/mdoc/circuits";
+const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+const SPECS: [&str; 8] = [
+    "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
+    "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad",
+    "8ee4849ae1293ae6fe5f9082ce3e5e15c4f198f2998c682fa1b727237d6d252f",
+    "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
+    "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6",
+    "b4bb6f01b7043f4f51d8302a30b36e3d4d2d0efc3c24557ab9212ad524a9764e",
+    "b2211223b954b34a1081e3fbf71b8ea2de28efc888b4be510f532d6ba76c2010",
+    "c70b5f44a1365c53847eb8948ad5b4fdc224251a2bc02d958c84c862823c49d6",
+];
+
+fn check_file(name: &str, use_catalog: bool) {
+    let bytes = read(&format!("{DIR}/{name}"));
+    let pair = load_pair_with(&bytes, LoadOptions { use_catalog })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let stem = name.split('.').next().unwrap_or_default();
+    assert_eq!(hex(&pair.zkspec_hash), stem, "{name}");
+    assert_eq!(pair.sig.compute_id(), *pair.sig.id(), "{name} sig");
+    assert_eq!(pair.hash.compute_id(), *pair.hash.id(), "{name} hash");
+}
+
+#[test]
+fn every_lfa2_identifies_fully() {
+    for spec in SPECS {
+        check_file(&format!("{spec}.lfa2"), false);
+    }
+}
+
+#[test]
+fn v7_one_attribute_lfc1_forms_identify_fully() {
+    check_file(V7_1, false);
+    check_file(&format!("{V7_1}.lfa1"), false);
+}
+
+/// All 24 files, fully identified and via the catalog (~1 min in release).
+#[test]
+#[ignore = "slow: decodes 16 LFC1 pairs of ~100 MB twice"]
+fn all_shared_files_all_modes() {
+    for spec in SPECS {
+        for suffix in ["", ".lfa1", ".lfa2"] {
+            check_file(&format!("{spec}{suffix}"), false);
+            check_file(&format!("{spec}{suffix}"), true);
+        }
+    }
+}
+
+/// Facts the map records for v7/1-attr (from Google's C++ ZkSpec notes).
+#[test]
+fn v7_one_attribute_dimensions() {
+    let pair = load_pair(&read(&format!("{DIR}/{V7_1}.lfa2"))).expect("load");
+    assert_eq!(pair.source.format, PairFormat::Lfa2);
+    let sig = &pair.sig;
+    assert_eq!(sig.num_inputs(), 3739);
+    assert_eq!(sig.num_public_inputs(), 900);
+    assert_eq!(sig.layers().len(), 21);
+    assert_eq!(sig.total_terms(), 481_833);
+    let h = &pair.hash;
+    assert_eq!(h.num_inputs(), 85_118);
+    assert_eq!(h.num_public_inputs(), 952);
+    assert_eq!(h.subfield_boundary(), 85_112);
+    assert_eq!(h.layers().len(), 17);
+    assert_eq!(h.total_terms(), 7_757_579);
+    // Ligero witness count nw = (ninputs − npub) + Σ(4·logw + 3) from the map.
+    let nw = |c_inputs: usize, npub: usize, logws: Vec<u32>| {
+        c_inputs - npub + logws.iter().map(|&l| 4 * l as usize + 3).sum::<usize>()
+    };
+    let sig_logw: Vec<u32> = sig.layers().iter().map(|l| l.logw()).collect();
+    let hash_logw: Vec<u32> = h.layers().iter().map(|l| l.logw()).collect();
+    assert_eq!(nw(3739, 900, sig_logw), 3986);
+    assert_eq!(nw(85_118, 952, hash_logw), 85_349);
+}
+
+/// The LFC1 and LFA2 forms decode to the same terms.
+#[test]
+fn lfc1_and_lfc2_forms_agree_term_by_term() {
+    let a = load_pair(&read(&format!("{DIR}/{V7_1}"))).expect("lfc1");
+    let b = load_pair(&read(&format!("{DIR}/{V7_1}.lfa2"))).expect("lfa2");
+    fn same<F: Field>(x: &Circuit<F>, y: &Circuit<F>) {
+        assert_eq!(x.layers().len(), y.layers().len());
+        let (mut ex, mut ey) = (Vec::new(), Vec::new());
+        for (lx, ly) in x.layers().iter().zip(y.layers()) {
+            assert_eq!((lx.logw(), lx.nw()), (ly.logw(), ly.nw()));
+            lx.expand_terms(&mut ex);
+            ly.expand_terms(&mut ey);
+            assert!(ex == ey);
+            assert!(lx.terms().eq(ey.iter().copied()));
+        }
+    }
+    same(&a.sig, &b.sig);
+    same(&a.hash, &b.hash);
+}
+
+#[test]
+fn spec_lfc2_circuits_verify_their_ids() {
+    let sha = decode_lfc2::<Gf2_128>(&read("google/spec/sha256_circuit.lfc2")).expect("sha256");
+    assert!(sha.total_terms() > 0);
+    let ecdsa = decode_lfc2::<Fp256>(&read("google/spec/ecdsa2_circuit.lfc2")).expect("ecdsa2");
+    assert!(ecdsa.total_terms() > 0);
+    // load_circuit sniffs the same bytes.
+    let again = load_circuit::<Fp256>(&read("google/spec/ecdsa2_circuit.lfc2")).expect("sniff");
+    assert_eq!(again.id(), ecdsa.id());
+    // The wrong field is a typed error.
+    assert!(decode_lfc2::<Gf2_128>(&read("google/spec/ecdsa2_circuit.lfc2")).is_err());
+}
+
+#[test]
+fn isrg_compressed_lfc1_circuits_verify_their_ids() {
+    let mac = load_circuit::<Gf2_128>(&read(
+        "isrg/one-circuit/longfellow-mac-circuit-66aeaf09a9cc98e36873e868307ac07279d5f7e0-1.circuit.zst",
+    ))
+    .expect("mac");
+    assert!(mac.total_terms() > 0);
+    let rfc = load_circuit::<Fp128>(&read(
+        "isrg/one-circuit/longfellow-rfc-1-87474f308020535e57a778a82394a14106f8be5b.circuit.zst",
+    ))
+    .expect("rfc-1");
+    assert!(rfc.total_terms() > 0);
+}
