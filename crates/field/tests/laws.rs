@@ -19,6 +19,8 @@ fn element<F: Field>() -> impl Strategy<Value = F> {
     ]
 }
 
+// The by-reference operators are part of the trait and tested deliberately.
+#[allow(clippy::op_ref)]
 fn check_ring_laws<F: Field>(a: F, b: F, c: F) {
     assert_eq!((a + b) + c, a + (b + c));
     assert_eq!(a + b, b + a);
