@@ -1,0 +1,158 @@
+//! Linear convolution of a short input with a fixed kernel, by FFT.
+//!
+//! Both convolvers compute, for a kernel `h` of length `n − 1` fixed at
+//! construction and inputs `x` of length `k`,
+//! `out[r] = Σ_j x[j]·h[k − 1 + r − j]` for `r < n − k`, using a cyclic
+//! convolution of length `size ≥ n − 1`: the full linear convolution has
+//! length `k + n − 2`, so only its entries below `k − 1` wrap around onto
+//! entries we read, and those are never read.
+
+use longfellow_field::Field;
+
+use super::fft::{bit_reverse, dif, dit, twiddle_table};
+use super::fp2::Fp2;
+
+/// For fields whose `p − 1` has enough factors of two: the FFT runs in `F`.
+#[derive(Debug, Clone)]
+pub(crate) struct DirectConvolution<F> {
+    /// Powers of a root of order `size`.
+    tw: Vec<F>,
+    /// Powers of its inverse.
+    tw_inv: Vec<F>,
+    /// `DFT(h) / size`, bit-reversed.
+    kernel: Vec<F>,
+}
+
+impl<F: Field> DirectConvolution<F> {
+    /// `root` must have order exactly `size` (a power of two `≥ 2`).
+    pub(crate) fn new(h: &[F], size: usize, root: F) -> Self {
+        let root_inv = root.invert().unwrap_or(F::ZERO);
+        let tw = twiddle_table(root, F::ONE, size);
+        let tw_inv = twiddle_table(root_inv, F::ONE, size);
+        let mut kernel = vec![F::ZERO; size];
+        kernel[..h.len()].copy_from_slice(h);
+        dif(&mut kernel, &tw, h.len());
+        let inv_size = F::from_u64(size as u64).invert().unwrap_or(F::ZERO);
+        for c in &mut kernel {
+            *c *= inv_size;
+        }
+        Self { tw, tw_inv, kernel }
+    }
+
+    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`.
+    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F]) {
+        let k = inputs.len();
+        let mut a = vec![F::ZERO; self.kernel.len()];
+        for ((a, y), s) in a.iter_mut().zip(inputs).zip(scale) {
+            *a = *y * *s;
+        }
+        dif(&mut a, &self.tw, k);
+        for (a, h) in a.iter_mut().zip(&self.kernel) {
+            *a *= *h;
+        }
+        dit(&mut a, &self.tw_inv);
+        out.copy_from_slice(&a[k - 1..k - 1 + out.len()]);
+    }
+}
+
+/// For `p ≡ 3 (mod 4)` (P-256): the FFT runs in `F[i]`, and since inputs,
+/// kernel and result all lie in `F`, a length-`size` transform is done as
+/// a length-`size/2` one on `z[j] = x[2j] + i·x[2j+1]`.
+///
+/// With `Z = DFT(z)`, `E`/`O` the transforms of the even/odd samples and
+/// `w` the order-`size` root (norm one, so `conj(w) = w⁻¹`):
+/// `E[t] = (Z[t] + conj Z[−t])/2`, `O[t] = (Z[t] − conj Z[−t])/(2i)`,
+/// `X[t] = E[t] + w^t·O[t]`, `X[t + size/2] = E[t] − w^t·O[t]`. After the
+/// pointwise product `C = X·H` the same relations run backwards, and the
+/// pair `(t, size/2 − t)` is handled together because a real sequence's
+/// spectrum satisfies `C[−t] = conj C[t]`.
+#[derive(Debug, Clone)]
+pub(crate) struct PackedConvolution<F> {
+    /// `log2(size/2)`.
+    log_half: u32,
+    /// `w^j` for `j < size/2`.
+    tw: Vec<Fp2<F>>,
+    /// `w^{−j}` for `j < size/2`.
+    tw_inv: Vec<Fp2<F>>,
+    /// `[H[t], H[t + size/2]] / (2·size)` for `t ≤ size/4`, `H = DFT(h)`;
+    /// the factor absorbs the two halvings above and the inverse DFT's
+    /// `1/(size/2)`.
+    kernel: Vec<[Fp2<F>; 2]>,
+}
+
+impl<F: Field> PackedConvolution<F> {
+    /// `root` must have order exactly `size` (a power of two `≥ 2`) and
+    /// norm one.
+    pub(crate) fn new(h: &[F], size: usize, root: Fp2<F>) -> Self {
+        let log_size = size.trailing_zeros();
+        let half = size / 2;
+        let tw = twiddle_table(root, Fp2::ONE, size);
+        let tw_inv = twiddle_table(root.conj(), Fp2::ONE, size);
+
+        // The kernel's full transform, computed once without packing.
+        let mut spectrum = vec![Fp2::ZERO; size];
+        for (s, x) in spectrum.iter_mut().zip(h) {
+            s.re = *x;
+        }
+        dif(&mut spectrum, &tw, h.len());
+        let scale = F::from_u64(2 * size as u64).invert().unwrap_or(F::ZERO);
+        let at = |t: usize| spectrum[bit_reverse(t, log_size)].scale(scale);
+        let kernel = (0..=half / 2).map(|t| [at(t), at(t + half)]).collect();
+
+        Self {
+            log_half: log_size - 1,
+            tw,
+            tw_inv,
+            kernel,
+        }
+    }
+
+    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`.
+    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F]) {
+        let k = inputs.len();
+        let half = 1usize << self.log_half;
+        let mut z = vec![Fp2::ZERO; half];
+        for (j, (y, s)) in inputs.iter().zip(scale).enumerate() {
+            let x = *y * *s;
+            let slot = &mut z[j / 2];
+            if j & 1 == 0 {
+                slot.re = x;
+            } else {
+                slot.im = x;
+            }
+        }
+        dif(&mut z, &self.tw, k.div_ceil(2));
+        self.multiply(&mut z);
+        dit(&mut z, &self.tw_inv);
+        for (r, o) in out.iter_mut().enumerate() {
+            let idx = k - 1 + r;
+            let c = z[idx / 2];
+            *o = if idx & 1 == 0 { c.re } else { c.im };
+        }
+    }
+
+    /// Unpacks `DFT(z)` (bit-reversed) into `X`, multiplies by the kernel and
+    /// packs the product back, in place.
+    fn multiply(&self, z: &mut [Fp2<F>]) {
+        let half = z.len();
+        for (t, [h_lo, h_hi]) in self.kernel.iter().enumerate() {
+            let p = bit_reverse(t, self.log_half);
+            let q = bit_reverse((half - t) & (half - 1), self.log_half);
+            let a = z[p];
+            let b = z[q].conj();
+            // Twice the even/odd-sample spectra at t.
+            let even = a + b;
+            let odd = (a - b).mul_neg_i();
+            let w = self.tw[t];
+            let rotated = w * odd;
+            let c_lo = (even + rotated) * *h_lo;
+            let c_hi = (even - rotated) * *h_hi;
+            let even_c = c_lo + c_hi;
+            let odd_c = ((c_lo - c_hi) * w.conj()).mul_i();
+            z[p] = even_c + odd_c;
+            if q != p {
+                z[q] = (even_c - odd_c).conj();
+            }
+        }
+    }
+}
