@@ -1,0 +1,33 @@
+//! Randomness for the Longfellow prover.
+//!
+//! Byte-exact reproduction of reference proofs depends on *how* random bytes
+//! are consumed, not only on the generator: a field element is drawn by
+//! repeated attempts of exactly [`Field::SAMPLE_BYTES`] bytes each, one
+//! `fill_bytes` call per attempt. [`random_element`] and friends implement that
+//! rule once, for any [`RngCore`]; the Fiat–Shamir transcript uses the same
+//! functions over its own byte stream.
+//!
+//! The [`deterministic`] generators reproduce the seeds the published vectors
+//! were made with. They are **not cryptographic** and are meant for tests and
+//! conformance runs only; a production prover uses [`OsRng`] (feature
+//! `os-rng`) or another [`CryptoRng`].
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+pub mod deterministic;
+mod sample;
+
+pub use deterministic::{ConstantDrawRng, CounterRng, MdocLcg, SpecLcg};
+pub use sample::{
+    choose, fill_elements, fill_subfield_elements, random_element, random_nat,
+    random_subfield_element, try_choose, MAX_SAMPLE_BYTES,
+};
+
+pub use longfellow_field::Field;
+pub use rand_core::{CryptoRng, RngCore};
+
+/// The operating system's generator, for production provers.
+#[cfg(feature = "os-rng")]
+pub use rand_core::OsRng;
