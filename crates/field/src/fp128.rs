@@ -12,6 +12,10 @@ prime_field!(
 );
 
 impl Fp128 {
+    fn fermat_inverse(&self) -> Self {
+        self.pow_p_minus_2()
+    }
+
     #[inline(always)]
     fn mont_mul(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
         Self::MODULUS.mul(a, b)

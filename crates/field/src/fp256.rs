@@ -20,6 +20,30 @@ const P: [u64; 4] = [
 ];
 
 impl Fp256 {
+    /// `self^(p−2)` (the inverse; zero maps to zero) by a fixed addition
+    /// chain: 255 squarings and 12 multiplications, independent of the value.
+    ///
+    /// p − 2 = ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff
+    /// fffffffd (hex, by 32-bit words). With xₖ = self^(2^k − 1), each step
+    /// `r ← r^(2^n)·xₖ` appends n bits to the exponent, ending in k ones.
+    fn fermat_inverse(&self) -> Self {
+        let x1 = *self;
+        let x2 = x1.square_times(1) * x1;
+        let x3 = x2.square_times(1) * x1;
+        let x6 = x3.square_times(3) * x3;
+        let x12 = x6.square_times(6) * x6;
+        let x15 = x12.square_times(3) * x3;
+        let x30 = x15.square_times(15) * x15;
+        let x32 = x30.square_times(2) * x2;
+        // ffffffff | 00000001 | 00000000×3 ffffffff | ffffffff | fffffffd
+        let r = x32;
+        let r = r.square_times(32) * x1;
+        let r = r.square_times(128) * x32;
+        let r = r.square_times(32) * x32;
+        let r = r.square_times(30) * x30;
+        r.square_times(2) * x1
+    }
+
     /// Montgomery product specialised to the shape of p (constant time).
     ///
     /// Because p ≡ −1 mod 2^64, the Montgomery factor −p⁻¹ mod 2^64 is 1 and
@@ -68,6 +92,19 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    #[test]
+    fn addition_chain_matches_square_and_multiply() {
+        let mut s = 0x0f1e_2d3c_4b5a_6978;
+        for _ in 0..200 {
+            let a = Fp256([0; 4].map(|_: u64| xorshift(&mut s)));
+            if Fp256::MODULUS.is_reduced(&a.0) == 0 {
+                continue;
+            }
+            assert_eq!(a.fermat_inverse(), a.pow_p_minus_2());
+        }
+        assert_eq!(Fp256::default().fermat_inverse(), Fp256::default());
     }
 
     /// The specialised product equals the generic CIOS product on reduced

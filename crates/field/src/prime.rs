@@ -35,10 +35,19 @@ macro_rules! prime_field {
                 Self::MODULUS.out_of_mont(&self.0)
             }
 
-            /// Inversion by Fermat's little theorem (constant time); zero maps
-            /// to zero.
+            /// `self^(p−2)` by plain square-and-multiply over the bits of
+            /// p − 2 (constant time): the inverse, with zero mapped to zero.
             pub fn pow_p_minus_2(&self) -> Self {
                 Self(Self::MODULUS.pow_public(&self.0, &Self::MODULUS.p_minus_2))
+            }
+
+            /// `self^(2^k)`.
+            #[allow(dead_code)]
+            fn square_times(mut self, k: u32) -> Self {
+                for _ in 0..k {
+                    self = self.mul_elt(&self);
+                }
+                self
             }
 
             #[inline(always)]
@@ -152,7 +161,7 @@ macro_rules! prime_field {
             }
 
             fn invert(&self) -> subtle::CtOption<Self> {
-                let inv = self.pow_p_minus_2();
+                let inv = self.fermat_inverse();
                 subtle::CtOption::new(inv, !<Self as $crate::Field>::is_zero(self))
             }
         }
