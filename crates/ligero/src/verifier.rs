@@ -9,6 +9,7 @@ use crate::constraints::{
 };
 use crate::error::LigeroError;
 use crate::lagrange::{dot, LagrangeMatrix};
+use crate::parallel::map_indices;
 use crate::params::{LigeroParams, IDOT, ILDT, IQUAD, IW};
 use crate::proof::LigeroProof;
 use crate::LigeroCommitment;
@@ -113,16 +114,17 @@ pub fn verify_with_statement<F: RsField>(
     // Dot-product test: Σ_i ext(0^r ‖ A_i)·row_i at each opened column.
     let a = inner_product_vector(p, linear, &ch.alpha_l, quad, &ch.alpha_q);
     let y_dot_at = at_points(&proof.y_dot);
-    for (j, &claimed) in y_dot_at.iter().enumerate() {
+    // The bulk of verification (nreq·nw products); columns are independent.
+    let want_dot = map_indices(p.nreq, |j| {
         let witness_basis = &block_basis.row(j)[p.r..p.block];
         let mut want = col(IDOT)[j];
-        for i in 0..p.nwqrow {
-            let a_i = dot(witness_basis, &a[i * p.w..(i + 1) * p.w]);
-            want += a_i * col(IW + i)[j];
+        for (i, a_i) in a.chunks_exact(p.w).enumerate() {
+            want += dot(witness_basis, a_i) * col(IW + i)[j];
         }
-        if want != claimed {
-            return Err(LigeroError::DotCheck);
-        }
+        want
+    });
+    if want_dot != y_dot_at {
+        return Err(LigeroError::DotCheck);
     }
     let want_sum = dot(b, &ch.alpha_l);
     let proof_sum = proof.y_dot[p.r..p.block]
