@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, CatalogEntry, CatalogFile};
@@ -199,6 +199,28 @@ pub fn load_pair_with(bytes: &[u8], opts: LoadOptions) -> Result<CircuitPair, Ci
         let body = with_slice(bytes, "circuit pair", |inp| read_pair_body(inp, verify))?;
         (body, bytes.len() as u64)
     };
+    finish_pair(
+        sig,
+        hash,
+        hit,
+        PairSource {
+            format,
+            compressed,
+            unpacked_size,
+            file_sha256,
+            catalog_file: hit.map(|(_, f)| f),
+            ids_recomputed: verify,
+            lfa2,
+        },
+    )
+}
+
+fn finish_pair(
+    sig: Circuit<Fp256>,
+    hash: Circuit<Gf2_128>,
+    hit: Option<(&'static CatalogEntry, &'static CatalogFile)>,
+    source: PairSource,
+) -> Result<CircuitPair, CircuitError> {
     let zkspec = zkspec_hash(sig.id(), hash.id());
     let catalog = match hit {
         Some((entry, _)) => {
@@ -217,14 +239,109 @@ pub fn load_pair_with(bytes: &[u8], opts: LoadOptions) -> Result<CircuitPair, Ci
         hash,
         zkspec_hash: zkspec,
         catalog,
-        source: PairSource {
-            format,
-            compressed,
-            unpacked_size,
-            file_sha256,
-            catalog_file: hit.map(|(_, f)| f),
-            ids_recomputed: verify,
-            lfa2,
-        },
+        source,
+    })
+}
+
+/// Any circuit file, as found by [`load_any`].
+#[derive(Debug)]
+pub enum AnyCircuit {
+    /// A signature/hash pair.
+    Pair(Box<CircuitPair>),
+    /// A single circuit over the P-256 base field.
+    P256(Circuit<Fp256>),
+    /// A single circuit over GF(2^128).
+    Gf2_128(Circuit<Gf2_128>),
+    /// A single circuit over Fp128 (test circuits).
+    Fp128(Circuit<Fp128>),
+}
+
+enum Body {
+    Pair(Box<PairBody>),
+    P256(Circuit<Fp256>),
+    Gf2_128(Circuit<Gf2_128>),
+    Fp128(Circuit<Fp128>),
+}
+
+fn read_any_body(inp: &mut Input<'_>) -> Result<Body, CircuitError> {
+    let head = inp.peek(5)?.to_vec();
+    if head.starts_with(b"LFA2") {
+        return Ok(Body::Pair(Box::new(read_pair_body(inp, true)?)));
+    }
+    let field_id = if head.starts_with(&LFC2_MAGIC) {
+        head.get(4).copied().map(u32::from)
+    } else if head.first() == Some(&crate::lfc1::LFC1_VERSION) && head.len() >= 4 {
+        Some(u32::from(head[1]) | (u32::from(head[2]) << 8) | (u32::from(head[3]) << 16))
+    } else {
+        return Err(CircuitError::BadMagic { first: head });
+    };
+    match field_id {
+        Some(id) if id == Fp256::FIELD_ID => {
+            let sig = read_any_circuit::<Fp256>(inp)?;
+            if inp.peek(1)?.is_empty() {
+                Ok(Body::P256(sig))
+            } else if head.starts_with(&LFC2_MAGIC) {
+                Err(CircuitError::TrailingBytes {
+                    what: "LFC2 circuit",
+                    count: inp.drain()?,
+                })
+            } else {
+                let hash = read_lfc1::<Gf2_128>(inp, true)?;
+                Ok(Body::Pair(Box::new((
+                    sig,
+                    hash,
+                    PairFormat::Lfc1Pair,
+                    None,
+                ))))
+            }
+        }
+        Some(id) if id == Gf2_128::FIELD_ID => Ok(Body::Gf2_128(read_any_circuit(inp)?)),
+        Some(id) if id == Fp128::FIELD_ID => Ok(Body::Fp128(read_any_circuit(inp)?)),
+        other => Err(CircuitError::Invalid {
+            what: "field ID",
+            value: u64::from(other.unwrap_or(0)),
+            why: "not a supported field",
+        }),
+    }
+}
+
+/// Loads any circuit file: a pair in any form (through [`load_pair`] when the
+/// file is catalogued) or a single LFC1/LFC2 circuit over any supported
+/// field, raw or zstd-compressed. IDs of uncatalogued files are recomputed.
+pub fn load_any(bytes: &[u8]) -> Result<AnyCircuit, CircuitError> {
+    let file_sha256: [u8; 32] = Sha256::digest(bytes).into();
+    if catalog::find_file(&file_sha256).is_some() {
+        return Ok(AnyCircuit::Pair(Box::new(load_pair(bytes)?)));
+    }
+    let compressed = is_zstd(bytes);
+    let (body, unpacked_size) = if compressed {
+        decode_stream(bytes, MAX_UNPACKED, None, read_any_body)?
+    } else {
+        (
+            with_slice(bytes, "circuit", read_any_body)?,
+            bytes.len() as u64,
+        )
+    };
+    Ok(match body {
+        Body::Pair(parts) => {
+            let (sig, hash, format, lfa2) = *parts;
+            AnyCircuit::Pair(Box::new(finish_pair(
+                sig,
+                hash,
+                None,
+                PairSource {
+                    format,
+                    compressed,
+                    unpacked_size,
+                    file_sha256,
+                    catalog_file: None,
+                    ids_recomputed: true,
+                    lfa2,
+                },
+            )?))
+        }
+        Body::P256(c) => AnyCircuit::P256(c),
+        Body::Gf2_128(c) => AnyCircuit::Gf2_128(c),
+        Body::Fp128(c) => AnyCircuit::Fp128(c),
     })
 }

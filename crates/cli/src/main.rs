@@ -1,1 +1,40 @@
-fn main() {}
+//! `longfellow`: the command-line tool of longfellow-rs.
+//!
+//! Each command group lives in its own file under `cmd/`; this file only
+//! parses the command line and maps failures to exit code 2 with a
+//! one-line message on stderr.
+#![forbid(unsafe_code)]
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Debug, Parser)]
+#[command(name = "longfellow", version, about = "Longfellow ZK tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Inspect and catalog circuit files.
+    #[command(subcommand)]
+    Circuit(cmd::circuit::CircuitCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Circuit(c) => cmd::circuit::run(c),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("longfellow: {}", e.0.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}

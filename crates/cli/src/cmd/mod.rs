@@ -1,0 +1,13 @@
+//! One module per command group.
+
+pub mod circuit;
+
+/// A command failure: printed as one line on stderr, exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        Self(e.to_string())
+    }
+}
