@@ -238,6 +238,38 @@ pub fn hash_public_inputs(
     Ok(out)
 }
 
+/// Parses a public-key coordinate written as `0x`-prefixed hex or as a
+/// decimal integer (the reference tools accept both) into 32 big-endian
+/// bytes; `None` if malformed or 2^256 or more.
+pub fn parse_coordinate(s: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        if hex.is_empty() || hex.len() > 64 {
+            return None;
+        }
+        for (i, c) in hex.bytes().rev().enumerate() {
+            let d = (c as char).to_digit(16)? as u8;
+            out[31 - i / 2] |= d << (4 * (i % 2));
+        }
+        return Some(out);
+    }
+    if s.is_empty() || s.len() > 78 {
+        return None;
+    }
+    for c in s.bytes() {
+        let mut carry = u16::from((c as char).to_digit(10)? as u8);
+        for byte in out.iter_mut().rev() {
+            let v = u16::from(*byte) * 10 + carry;
+            *byte = v as u8;
+            carry = v >> 8;
+        }
+        if carry != 0 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +284,30 @@ mod tests {
         expected[8..20].copy_from_slice(&[0xff; 12]);
         expected.reverse();
         assert_eq!(fp256_le_from_be(&[0xff; 32]), expected);
+    }
+
+    #[test]
+    fn coordinates_parse_as_hex_or_decimal() {
+        let hex = "0xdc1c1f55cff4cd5c76cf4169278f7217667f86ee81d8669b63f2e19bc12a0c9f";
+        // The same integer in decimal (computed independently).
+        let dec = "99558514673764967574735007274897104033125819925977418599195137956401696607391";
+        let h = parse_coordinate(hex).expect("hex");
+        assert_eq!(h[0], 0xdc);
+        assert_eq!(h[31], 0x9f);
+        assert_eq!(parse_coordinate(dec), Some(h));
+        assert_eq!(
+            parse_coordinate("0x1"),
+            Some(fp_small(1)).map(|mut v| {
+                v.reverse();
+                v
+            })
+        );
+        assert_eq!(parse_coordinate("0x"), None);
+        assert_eq!(parse_coordinate("12a"), None);
+        // 2^256 does not fit.
+        let two_256 =
+            "115792089237316195423570985008687907853269984665640564039457584007913129639936";
+        assert_eq!(parse_coordinate(two_256), None);
     }
 
     proptest! {

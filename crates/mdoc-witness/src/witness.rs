@@ -415,7 +415,10 @@ fn hash_private(
             // Offsets past the keys: the identifier's text head (1 + 17
             // bytes of "elementIdentifier" key) and the "elementValue" key's
             // content (past its 1-byte head).
-            let value_len = item.element_value.len() - legacy_value_head_len(&item.element_value);
+            let value_len = item
+                .element_value
+                .len()
+                .saturating_sub(legacy_value_head_len(&item.element_value));
             w.index("elementIdentifier", ei.offset + 18)?;
             w.index(
                 "elementIdentifier length",

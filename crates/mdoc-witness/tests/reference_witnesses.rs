@@ -200,3 +200,57 @@ fn a_wrong_verifier_key_is_detected() {
     let private_at = 16 * spec.hash_public_len();
     assert_eq!(hash_bytes[private_at..], hash_ref[private_at..]);
 }
+
+/// The MAC positions documented in the crate root, read back from Google's
+/// files for v7 with one attribute.
+#[test]
+fn mac_values_sit_where_the_crate_docs_say() {
+    let (version, n, hash) = CIRCUITS[0];
+    let spec = ZkSpecInfo {
+        version,
+        num_attributes: n,
+    };
+    let sig_ref =
+        longfellow_testvectors::read(&format!("google/mdoc/proofs/{hash}_sig_witness.bin"));
+    let hash_ref =
+        longfellow_testvectors::read(&format!("google/mdoc/proofs/{hash}_hash_witness.bin"));
+    let h = |i: usize| u128::from_le_bytes(hash_ref[16 * i..16 * i + 16].try_into().expect("16"));
+    let s = |i: usize| &sig_ref[32 * i..32 * i + 32];
+    let npub = spec.hash_public_len();
+    let total = hash_ref.len() / 16;
+
+    // Sig public bits of tag k and of a_v reassemble the hash circuit's values.
+    let from_bits = |base: usize| {
+        (0..128).fold(0u128, |acc, j| {
+            let b = s(base + j);
+            assert!(b[1..].iter().all(|&x| x == 0) && b[0] <= 1);
+            acc | u128::from(b[0]) << j
+        })
+    };
+    for k in 0..6 {
+        assert_eq!(from_bits(4 + 128 * k), h(npub - 7 + k), "tag {k}");
+    }
+    assert_eq!(from_bits(772), h(npub - 1), "a_v");
+
+    // The hash circuit's last six inputs are a_p; the signature circuit
+    // carries them as 2-bit chunks v encoded as 2v − 3 (so v = 0 is −3 = p − 3).
+    let keys = prover_keys();
+    for i in 0..3 {
+        for half in 0..2 {
+            assert_eq!(h(total - 6 + 2 * i + half), keys[i][half]);
+            let base = 2971 + 256 * i + 64 * half;
+            let value = (0..64).fold(0u128, |acc, c| {
+                let wire = s(base + c);
+                let v = if wire[1..].iter().all(|&x| x == 0) {
+                    (usize::from(wire[0]) + 3) / 2 // 2v - 3 = 1 or 3
+                } else if wire[0] == 0xfc {
+                    0 // p - 3
+                } else {
+                    1 // p - 1
+                };
+                acc | (v as u128) << (2 * c)
+            });
+            assert_eq!(value, keys[i][half], "a_p[{i}][{half}]");
+        }
+    }
+}
