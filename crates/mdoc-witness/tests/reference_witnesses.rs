@@ -235,9 +235,9 @@ fn mac_values_sit_where_the_crate_docs_say() {
     // The hash circuit's last six inputs are a_p; the signature circuit
     // carries them as 2-bit chunks v encoded as 2v − 3 (so v = 0 is −3 = p − 3).
     let keys = prover_keys();
-    for i in 0..3 {
-        for half in 0..2 {
-            assert_eq!(h(total - 6 + 2 * i + half), keys[i][half]);
+    for (i, pair) in keys.iter().enumerate() {
+        for (half, &key) in pair.iter().enumerate() {
+            assert_eq!(h(total - 6 + 2 * i + half), key);
             let base = 2971 + 256 * i + 64 * half;
             let value = (0..64).fold(0u128, |acc, c| {
                 let wire = s(base + c);
@@ -250,7 +250,7 @@ fn mac_values_sit_where_the_crate_docs_say() {
                 };
                 acc | (v as u128) << (2 * c)
             });
-            assert_eq!(value, keys[i][half], "a_p[{i}][{half}]");
+            assert_eq!(value, key, "a_p[{i}][{half}]");
         }
     }
 }
