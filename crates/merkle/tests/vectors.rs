@@ -81,6 +81,8 @@ fn google_tree_opening_rejects_tampering() {
     let v = tree_vector();
     let n = v.leaves.len();
     let opened: Vec<Digest> = v.indices.iter().map(|&i| v.leaves[i]).collect();
+    // Each rejection below means something only if the untouched opening passes.
+    assert_eq!(verify(&v.root, n, &v.indices, &opened, &v.proof), Ok(()));
 
     for k in 0..v.proof.len() {
         let mut proof = v.proof.clone();
@@ -234,6 +236,7 @@ fn google_commitment_rejects_tampering() {
             h.update(data(i))
         })
     };
+    assert_eq!(check(&v.nonces, &v.proof, &column), Ok(()));
     let mut nonces = v.nonces.clone();
     nonces[3][0] ^= 1;
     assert_eq!(
