@@ -7,18 +7,7 @@
 
 use longfellow_field::Field;
 
-/// One term `k·W[h0]·W[h1] → V[g]` of a layer (`k = 0`: assert the product is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Term<F> {
-    /// Output wire (in the layer's output array).
-    pub g: u32,
-    /// Left input wire.
-    pub h0: u32,
-    /// Right input wire.
-    pub h1: u32,
-    /// Coefficient; zero marks an assertion.
-    pub k: F,
-}
+pub use longfellow_circuit::Term;
 
 /// A layered quadratic circuit, as the sumcheck prover and verifier see it.
 pub trait LayeredCircuit<F: Field> {
@@ -114,5 +103,39 @@ impl<F: Field> LayeredCircuit<F> for SimpleCircuit<F> {
     fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>) {
         out.clear();
         out.extend_from_slice(&self.layers[layer].terms);
+    }
+}
+
+/// Decoded circuit files (LFC1/LFC2) plug in directly.
+impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
+    fn id(&self) -> [u8; 32] {
+        *longfellow_circuit::Circuit::id(self)
+    }
+    fn num_outputs(&self) -> usize {
+        longfellow_circuit::Circuit::num_outputs(self)
+    }
+    fn num_inputs(&self) -> usize {
+        longfellow_circuit::Circuit::num_inputs(self)
+    }
+    fn num_public_inputs(&self) -> usize {
+        longfellow_circuit::Circuit::num_public_inputs(self)
+    }
+    fn subfield_boundary(&self) -> usize {
+        longfellow_circuit::Circuit::subfield_boundary(self)
+    }
+    fn num_layers(&self) -> usize {
+        self.layers().len()
+    }
+    fn layer_logw(&self, layer: usize) -> usize {
+        self.layers()[layer].logw() as usize
+    }
+    fn layer_nw(&self, layer: usize) -> usize {
+        self.layers()[layer].nw()
+    }
+    fn num_terms(&self) -> usize {
+        self.total_terms()
+    }
+    fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>) {
+        self.layers()[layer].expand_terms(out);
     }
 }

@@ -8,8 +8,8 @@ mod common;
 use longfellow_field::{Field, Fp128, Gf2_128};
 use longfellow_random::ConstantDrawRng;
 use longfellow_sumcheck::{
-    committed_witness, constraints, quadratic_constraints, write_statement, LayeredCircuit, Pad,
-    Prover, SumcheckError, SumcheckProof,
+    committed_witness, constraints, quadratic_constraints, write_statement, Pad, Prover,
+    SumcheckError, SumcheckProof,
 };
 use longfellow_transcript::Transcript;
 use serde_json::Value;
@@ -19,7 +19,7 @@ const RFC: &str = "longfellow-rfc-1-87474f308020535e57a778a82394a14106f8be5b";
 const MAC: &str = "longfellow-mac-circuit-66aeaf09a9cc98e36873e868307ac07279d5f7e0-1";
 
 struct Vector<F> {
-    circuit: longfellow_sumcheck::SimpleCircuit<F>,
+    circuit: longfellow_circuit::Circuit<F>,
     json: Value,
     inputs: Vec<F>,
     sumcheck_proof: Vec<u8>,
@@ -27,7 +27,7 @@ struct Vector<F> {
 
 fn load<F: Field>(name: &str) -> Vector<F> {
     let read = |ext: &str| longfellow_testvectors::read(&format!("{DIR}{name}.{ext}"));
-    let circuit = common::decode_lfc1::<F>(&common::unzstd(&read("circuit.zst")));
+    let circuit = longfellow_circuit::load_circuit::<F>(&read("circuit.zst")).unwrap();
     let json: Value = serde_json::from_slice(&read("json")).unwrap();
     // The JSON omits the constant-one input 0.
     let mut inputs = vec![F::ONE];
