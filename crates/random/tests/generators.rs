@@ -82,6 +82,18 @@ fn mdoc_lcg_reproduces_google_mdoc_nonces() {
     let found = find_in_stream(&mut MdocLcg::new(42), &nonces, 4 << 20);
     // 3,230 leaves in the v7 hash tableau.
     assert_nonce_layout(&found, 3_230);
+    // Every draw before the nonces (96 MAC-key bytes, 16-byte GF(2^128)
+    // elements, 2-byte subfield elements) has even length, so the nonces start
+    // at an even stream offset. A generator that emitted the byte *before*
+    // stepping the state would be our stream with one byte in front, putting
+    // the nonces at odd offsets here.
+    let first = found.iter().flatten().min().copied().unwrap_or(1);
+    assert_eq!(
+        first % 2,
+        0,
+        "nonces at odd offset {first}: LCG phase is off by one"
+    );
+    eprintln!("first opened nonce at stream offset {first}");
 }
 
 #[test]
