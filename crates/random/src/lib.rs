@@ -9,7 +9,7 @@
 //!
 //! The [`deterministic`] generators reproduce the seeds the published vectors
 //! were made with. They are **not cryptographic** and are meant for tests and
-//! conformance runs only; a production prover uses [`OsRng`] (feature
+//! conformance runs only; a production prover uses `OsRng` (feature
 //! `os-rng`) or another [`CryptoRng`].
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
