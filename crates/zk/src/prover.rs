@@ -1,0 +1,138 @@
+//! The one-circuit prover.
+
+use longfellow_circuit::Circuit;
+use longfellow_ligero::{LigeroCommitment, LigeroParams, LigeroProver, QuadraticConstraint};
+use longfellow_reed_solomon::RsField;
+use longfellow_sumcheck::{
+    committed_witness, constraints, quadratic_constraints, write_statement, Pad, Prover,
+};
+use longfellow_transcript::Transcript;
+use rand_core::RngCore;
+
+use crate::error::ZkError;
+use crate::proof::ZkProof;
+use crate::{witness_subfield_boundary, ZkParams};
+
+/// A circuit prepared for proving with fixed Ligero parameters.
+#[derive(Debug)]
+pub struct ZkProver<'a, F> {
+    circuit: &'a Circuit<F>,
+    sumcheck: Prover<F>,
+    params: LigeroParams,
+    quad: Vec<QuadraticConstraint>,
+}
+
+/// The committed state between [`ZkProver::commit`] and [`ZkProver::prove`].
+#[derive(Debug)]
+pub struct ZkCommitment<F> {
+    /// The commitment (its root goes into the transcript).
+    pub commitment: LigeroCommitment,
+    pad: Pad<F>,
+    ligero: LigeroProver<F>,
+}
+
+impl<'a, F: RsField> ZkProver<'a, F> {
+    /// Validates and prepares `circuit`.
+    pub fn new(circuit: &'a Circuit<F>, params: ZkParams) -> Result<Self, ZkError> {
+        Ok(Self {
+            circuit,
+            sumcheck: Prover::new(circuit)?,
+            params: params.ligero(circuit)?,
+            quad: quadratic_constraints(circuit),
+        })
+    }
+
+    /// The Ligero parameters in use.
+    pub fn ligero_params(&self) -> &LigeroParams {
+        &self.params
+    }
+
+    /// Draws the pad, then commits to private inputs and pad (the pad is
+    /// drawn first, then Ligero's randomness, from the same generator).
+    /// The caller writes the returned root into the transcript.
+    pub fn commit<R: RngCore + ?Sized>(
+        &self,
+        inputs: &[F],
+        rng: &mut R,
+    ) -> Result<ZkCommitment<F>, ZkError> {
+        let c = self.circuit;
+        if inputs.len() != c.num_inputs() {
+            return Err(ZkError::Count {
+                what: "inputs",
+                expected: c.num_inputs(),
+                found: inputs.len(),
+            });
+        }
+        let pad = Pad::sample(c, rng);
+        let witness = committed_witness(&inputs[c.num_public_inputs()..], &pad);
+        let (ligero, commitment) = LigeroProver::commit(
+            &self.params,
+            &witness,
+            witness_subfield_boundary(c),
+            &self.quad,
+            rng,
+        )?;
+        Ok(ZkCommitment {
+            commitment,
+            pad,
+            ligero,
+        })
+    }
+
+    /// Proves, continuing `transcript` (which already holds the root):
+    /// statement, padded sumcheck (on a copy of the transcript), the
+    /// verifier's constraint derivation (on the transcript itself, which
+    /// replays the same messages), then Ligero.
+    pub fn prove(
+        &self,
+        commit: ZkCommitment<F>,
+        inputs: &[F],
+        transcript: &mut Transcript,
+    ) -> Result<ZkProof<F>, ZkError> {
+        let c = self.circuit;
+        let npub = c.num_public_inputs();
+        if inputs.len() != c.num_inputs() {
+            return Err(ZkError::Count {
+                what: "inputs",
+                expected: c.num_inputs(),
+                found: inputs.len(),
+            });
+        }
+        write_statement(transcript, c, &inputs[..npub]);
+        let eval = self.sumcheck.evaluate(inputs)?;
+        let mut ts = transcript.clone();
+        let out = self.sumcheck.prove(&eval, &commit.pad, &mut ts)?;
+        drop(eval);
+        let cons = constraints(
+            c,
+            &inputs[..npub],
+            &out.proof,
+            Some(&out.bound_quads),
+            transcript,
+        )?;
+        let ligero = commit
+            .ligero
+            .prove(transcript, &cons.linear, &cons.b, &self.quad)?;
+        Ok(ZkProof {
+            commitment: commit.commitment,
+            sumcheck: out.proof,
+            ligero,
+        })
+    }
+}
+
+/// Proves `circuit` on `inputs` in a fresh transcript initialised with
+/// `label`, drawing all prover randomness from `rng`.
+pub fn prove<F: RsField, R: RngCore + ?Sized>(
+    circuit: &Circuit<F>,
+    params: ZkParams,
+    inputs: &[F],
+    rng: &mut R,
+    label: &[u8],
+) -> Result<ZkProof<F>, ZkError> {
+    let prover = ZkProver::new(circuit, params)?;
+    let commit = prover.commit(inputs, rng)?;
+    let mut t = Transcript::new(label);
+    commit.commitment.absorb(&mut t);
+    prover.prove(commit, inputs, &mut t)
+}
