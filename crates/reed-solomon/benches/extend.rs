@@ -34,7 +34,23 @@ fn bench_field<F: RsField>(c: &mut Criterion, name: &str, k: usize, n: usize) {
     group.finish();
 }
 
+/// 1000 dependent multiplications: the unit the FFT costs are counted in.
+fn bench_mul<F: Field>(c: &mut Criterion, name: &str) {
+    let x = F::from_u64(0x1234_5678_9abc_def1);
+    c.bench_function(&format!("mul1000/{name}"), |b| {
+        b.iter(|| {
+            let mut acc = black_box(x);
+            for _ in 0..1000 {
+                acc *= x;
+            }
+            acc
+        })
+    });
+}
+
 fn benches(c: &mut Criterion) {
+    bench_mul::<Gf2_128>(c, "gf2_128");
+    bench_mul::<Fp256>(c, "p256");
     bench_field::<Gf2_128>(c, "gf2_128", 461, 4151);
     bench_field::<Fp256>(c, "p256", 455, 4096);
 }
