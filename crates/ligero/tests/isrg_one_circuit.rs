@@ -8,7 +8,7 @@
 //! generator must reproduce the recorded root and every proof byte.
 #![allow(clippy::unwrap_used)]
 
-use longfellow_field::{Field, Fp128, Gf2_128};
+use longfellow_field::{Fp128, Gf2_128};
 use longfellow_ligero::{
     verify, LigeroCommitment, LigeroError, LigeroParams, LigeroProof, LigeroProver,
 };
