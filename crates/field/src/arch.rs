@@ -33,6 +33,20 @@ pub(crate) fn has_clmul() -> bool {
     detect::cached()
 }
 
+/// Whether the build itself targets CPUs with carry-less multiplication.
+const ENABLED_AT_COMPILE_TIME: bool = cfg!(any(
+    all(
+        target_arch = "x86_64",
+        target_feature = "pclmulqdq",
+        target_feature = "sse2"
+    ),
+    all(
+        target_arch = "aarch64",
+        target_feature = "neon",
+        target_feature = "aes"
+    )
+));
+
 #[cfg(all(feature = "std", any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod detect {
     use core::sync::atomic::{AtomicU8, Ordering};
@@ -45,6 +59,11 @@ mod detect {
 
     #[inline(always)]
     pub(super) fn cached() -> bool {
+        // Builds that already target such CPUs skip detection entirely, which
+        // also lets the `#[target_feature]` functions inline.
+        if super::ENABLED_AT_COMPILE_TIME {
+            return true;
+        }
         match STATE.load(Ordering::Relaxed) {
             PRESENT => true,
             ABSENT => false,
@@ -75,18 +94,7 @@ mod detect {
     /// when the build already targets CPUs that have it.
     #[inline(always)]
     pub(super) fn cached() -> bool {
-        cfg!(any(
-            all(
-                target_arch = "x86_64",
-                target_feature = "pclmulqdq",
-                target_feature = "sse2"
-            ),
-            all(
-                target_arch = "aarch64",
-                target_feature = "neon",
-                target_feature = "aes"
-            )
-        ))
+        super::ENABLED_AT_COMPILE_TIME
     }
 }
 
