@@ -170,3 +170,18 @@ proptest! {
         prop_assert!(c.check(&bytes).is_err());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    /// Arbitrary bytes for small parameters: the decoder returns, never
+    /// panics, and whatever it accepts re-encodes to the same bytes
+    /// (the encoding is canonical).
+    #[test]
+    fn arbitrary_bytes_decode_canonically(bytes in prop::collection::vec(any::<u8>(), 0..4000)) {
+        let params = LigeroParams::new(40, 3, 4, 4, 64).unwrap();
+        if let Ok(p) = LigeroProof::<Gf2_128>::from_bytes(&params, &bytes) {
+            prop_assert_eq!(p.to_bytes(), bytes);
+        }
+    }
+}
