@@ -43,7 +43,7 @@ pub const MAX_BINARY_N: usize = (1 << 16) - 1;
 ///
 /// A sanity bound so that a bad parameter cannot request gigabytes of
 /// tables; Longfellow's largest `block_enc` is a few thousand.
-pub const MAX_PRIME_N: usize = 1 << 24;
+pub const MAX_PRIME_N: usize = 1 << 20;
 
 /// Why an encoder cannot be built for the requested sizes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -15,10 +15,12 @@ use super::fp2::Fp2;
 /// For fields whose `p − 1` has enough factors of two: the FFT runs in `F`.
 #[derive(Debug, Clone)]
 pub(crate) struct DirectConvolution<F> {
-    /// Powers of a root of order `size`.
+    /// Powers of a root `w` of order `size`.
     tw: Vec<F>,
-    /// Powers of its inverse.
+    /// Powers of `w⁻¹`.
     tw_inv: Vec<F>,
+    /// `w^{size/4}`, a square root of −1 (unused below size 4).
+    iota: F,
     /// `DFT(h) / size`, bit-reversed.
     kernel: Vec<F>,
 }
@@ -29,14 +31,20 @@ impl<F: Field> DirectConvolution<F> {
         let root_inv = root.invert().unwrap_or(F::ZERO);
         let tw = twiddle_table(root, F::ONE, size);
         let tw_inv = twiddle_table(root_inv, F::ONE, size);
+        let iota = tw[size / 4];
         let mut kernel = vec![F::ZERO; size];
         kernel[..h.len()].copy_from_slice(h);
-        dif(&mut kernel, &tw, h.len());
+        dif(&mut kernel, &tw, h.len(), |x| x * iota);
         let inv_size = F::from_u64(size as u64).invert().unwrap_or(F::ZERO);
         for c in &mut kernel {
             *c *= inv_size;
         }
-        Self { tw, tw_inv, kernel }
+        Self {
+            tw,
+            tw_inv,
+            iota,
+            kernel,
+        }
     }
 
     /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`.
@@ -46,11 +54,12 @@ impl<F: Field> DirectConvolution<F> {
         for ((a, y), s) in a.iter_mut().zip(inputs).zip(scale) {
             *a = *y * *s;
         }
-        dif(&mut a, &self.tw, k);
+        let (iota, iota_inv) = (self.iota, -self.iota);
+        dif(&mut a, &self.tw, k, |x| x * iota);
         for (a, h) in a.iter_mut().zip(&self.kernel) {
             *a *= *h;
         }
-        dit(&mut a, &self.tw_inv);
+        dit(&mut a, &self.tw_inv, |x| x * iota_inv);
         out.copy_from_slice(&a[k - 1..k - 1 + out.len()]);
     }
 }
@@ -70,10 +79,12 @@ impl<F: Field> DirectConvolution<F> {
 pub(crate) struct PackedConvolution<F> {
     /// `log2(size/2)`.
     log_half: u32,
-    /// `w^j` for `j < size/2`.
+    /// `w^j` for `j < size`.
     tw: Vec<Fp2<F>>,
-    /// `w^{−j}` for `j < size/2`.
+    /// `w^{−j}` for `j < size`.
     tw_inv: Vec<Fp2<F>>,
+    /// Whether `w^{size/4} = i` (otherwise it is `−i`).
+    iota_is_i: bool,
     /// For `t ≤ size/4`, with `H = DFT(h)/(2·size)`, `S = H[t] + H[t+size/2]`
     /// and `D = H[t] − H[t+size/2]`: `[S, w^t·D, w^{−t}·D]`. The factor
     /// `1/(2·size)` absorbs the two halvings above and the inverse DFT's
@@ -89,13 +100,18 @@ impl<F: Field> PackedConvolution<F> {
         let half = size / 2;
         let tw = twiddle_table(root, Fp2::ONE, size);
         let tw_inv = twiddle_table(root.conj(), Fp2::ONE, size);
+        let iota_is_i = tw[size / 4] == Fp2::new(F::ZERO, F::ONE);
 
         // The kernel's full transform, computed once without packing.
         let mut spectrum = vec![Fp2::ZERO; size];
         for (s, x) in spectrum.iter_mut().zip(h) {
             s.re = *x;
         }
-        dif(&mut spectrum, &tw, h.len());
+        if iota_is_i {
+            dif(&mut spectrum, &tw, h.len(), Fp2::mul_i);
+        } else {
+            dif(&mut spectrum, &tw, h.len(), Fp2::mul_neg_i);
+        }
         let scale = F::from_u64(2 * size as u64).invert().unwrap_or(F::ZERO);
         let at = |t: usize| spectrum[bit_reverse(t, log_size)].scale(scale);
         let kernel = (0..=half / 2)
@@ -110,6 +126,7 @@ impl<F: Field> PackedConvolution<F> {
             log_half: log_size - 1,
             tw,
             tw_inv,
+            iota_is_i,
             kernel,
         }
     }
@@ -128,9 +145,16 @@ impl<F: Field> PackedConvolution<F> {
                 slot.im = x;
             }
         }
-        dif(&mut z, &self.tw, k.div_ceil(2));
-        self.multiply(&mut z);
-        dit(&mut z, &self.tw_inv);
+        // The inverse transform's fourth root is the conjugate.
+        if self.iota_is_i {
+            dif(&mut z, &self.tw, k.div_ceil(2), Fp2::mul_i);
+            self.multiply(&mut z);
+            dit(&mut z, &self.tw_inv, Fp2::mul_neg_i);
+        } else {
+            dif(&mut z, &self.tw, k.div_ceil(2), Fp2::mul_neg_i);
+            self.multiply(&mut z);
+            dit(&mut z, &self.tw_inv, Fp2::mul_i);
+        }
         for (r, o) in out.iter_mut().enumerate() {
             let idx = k - 1 + r;
             let c = z[idx / 2];

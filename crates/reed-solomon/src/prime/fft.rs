@@ -1,9 +1,16 @@
-//! Radix-2 FFTs over any commutative ring with the needed roots of unity.
+//! Radix-4 FFTs (with radix-2 stages where needed) over any commutative
+//! ring with the needed roots of unity.
 //!
 //! The forward transform is decimation-in-frequency (natural order in,
 //! bit-reversed order out) and the inverse is decimation-in-time
 //! (bit-reversed in, natural out), so a convolution needs no explicit
 //! permutation: transform, multiply pointwise in bit-reversed order, invert.
+//!
+//! A radix-4 step is two radix-2 stages fused: of the four twiddle
+//! multiplications the two stages would do, one is by the fourth root of
+//! unity `ι = w^{order/4}`, which the caller supplies as a cheap `rotate`
+//! (in `F[i]`, `ι = ±i` is a swap and a negation). The data movement and the
+//! output order are exactly those of the radix-2 stages.
 
 use core::ops::{Add, Mul, Sub};
 
@@ -15,13 +22,13 @@ pub(crate) trait Ring:
 
 impl<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>> Ring for T {}
 
-/// Powers `w^0, w^1, …, w^{order/2 − 1}` of a root `w` of order `order`
-/// (a power of two `≥ 2`): the twiddle table for every transform size
-/// dividing `order`.
+/// All powers `w^0, …, w^{order − 1}` of a root `w` of order `order` (a
+/// power of two `≥ 2`): the twiddle table for every transform size dividing
+/// `order`.
 pub(crate) fn twiddle_table<T: Ring>(w: T, one: T, order: usize) -> Vec<T> {
-    let mut tw = Vec::with_capacity(order / 2);
+    let mut tw = Vec::with_capacity(order);
     let mut x = one;
-    for _ in 0..order / 2 {
+    for _ in 0..order {
         tw.push(x);
         x = x * w;
     }
@@ -40,71 +47,112 @@ pub(crate) fn bit_reverse(i: usize, bits: u32) -> usize {
 
 /// In-place forward DFT `A[t] = Σ_j a[j]·w^{jt}` with the result stored at
 /// index `bit_reverse(t)`, where `w` has order `a.len()` and
-/// `tw = twiddle_table(w', ·, order)` for a `w'` with `w = w'^(order/a.len())`.
+/// `tw = twiddle_table(w', ·, order)` for a `w'` with
+/// `w = w'^(order/a.len())`; `rotate(x) = x·w'^{order/4}`.
 ///
 /// Only `a[..nonzero]` may be non-zero on entry; the first stages, whose
 /// upper inputs are then all zero, skip the additions. `a.len()` must be a
-/// power of two.
-pub(crate) fn dif<T: Ring>(a: &mut [T], tw: &[T], nonzero: usize) {
+/// power of two dividing `order`.
+pub(crate) fn dif<T: Ring>(a: &mut [T], tw: &[T], nonzero: usize, rotate: impl Fn(T) -> T) {
     let size = a.len();
-    debug_assert!(size.is_power_of_two());
-    let order = 2 * tw.len();
-    let mut nonzero = nonzero;
+    debug_assert!(size.is_power_of_two() && tw.len().is_power_of_two() && tw.len() >= size);
+    let order = tw.len();
     let mut half = size / 2;
-    while half >= 1 {
+    // Sparse radix-2 stages: (u, 0) ↦ (u, u·w^j); zero inputs stay zero.
+    while half >= 1 && nonzero <= half {
         let stride = order / (2 * half);
-        let sparse = nonzero <= half;
         for chunk in a.chunks_exact_mut(2 * half) {
             let (lo, hi) = chunk.split_at_mut(half);
-            if sparse {
-                // (u, 0) ↦ (u, u·w^j); zero inputs stay zero.
-                for (j, (x, y)) in lo.iter().zip(hi.iter_mut()).take(nonzero).enumerate() {
-                    *y = *x * tw[j * stride];
-                }
-            } else if half == 1 {
-                let (u, v) = (lo[0], hi[0]);
-                lo[0] = u + v;
-                hi[0] = u - v;
-            } else {
-                for (j, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                    let (u, v) = (*x, *y);
-                    *x = u + v;
-                    *y = (u - v) * tw[j * stride];
-                }
+            for (j, (x, y)) in lo.iter().zip(hi.iter_mut()).take(nonzero).enumerate() {
+                *y = if j == 0 { *x } else { *x * tw[j * stride] };
             }
-        }
-        if !sparse {
-            // Every later stage sees dense data.
-            nonzero = usize::MAX;
         }
         half /= 2;
     }
-}
-
-/// In-place inverse of [`dif`] up to the factor `a.len()`:
-/// bit-reversed input, natural-order output, `tw` built from `w^{-1}`.
-pub(crate) fn dit<T: Ring>(a: &mut [T], tw: &[T]) {
-    let size = a.len();
-    debug_assert!(size.is_power_of_two());
-    let order = 2 * tw.len();
-    let mut half = 1;
-    while half < size {
-        let stride = order / (2 * half);
-        for chunk in a.chunks_exact_mut(2 * half) {
-            let (lo, hi) = chunk.split_at_mut(half);
-            if half == 1 {
-                let (u, v) = (lo[0], hi[0]);
-                lo[0] = u + v;
-                hi[0] = u - v;
-                continue;
-            }
-            for (j, (x, y)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-                let u = *x;
-                let v = *y * tw[j * stride];
-                *x = u + v;
-                *y = u - v;
+    // Dense radix-4 steps: stages `half = 2q` and `q` together.
+    while half >= 2 {
+        let q = half / 2;
+        let stride = order / (4 * q);
+        for chunk in a.chunks_exact_mut(4 * q) {
+            let (a01, a23) = chunk.split_at_mut(2 * q);
+            let (a0, a1) = a01.split_at_mut(q);
+            let (a2, a3) = a23.split_at_mut(q);
+            for j in 0..q {
+                let (x0, x1, x2, x3) = (a0[j], a1[j], a2[j], a3[j]);
+                let sum02 = x0 + x2;
+                let diff02 = x0 - x2;
+                let sum13 = x1 + x3;
+                let diff13 = rotate(x1 - x3);
+                a0[j] = sum02 + sum13;
+                if j == 0 {
+                    a1[j] = sum02 - sum13;
+                    a2[j] = diff02 + diff13;
+                    a3[j] = diff02 - diff13;
+                } else {
+                    a1[j] = (sum02 - sum13) * tw[2 * j * stride];
+                    a2[j] = (diff02 + diff13) * tw[j * stride];
+                    a3[j] = (diff02 - diff13) * tw[3 * j * stride];
+                }
             }
         }
-        half *= 2;
+        half /= 4;
+    }
+    // A final radix-2 stage (twiddle 1) when an odd number were left.
+    if half == 1 {
+        for pair in a.chunks_exact_mut(2) {
+            let (u, v) = (pair[0], pair[1]);
+            pair[0] = u + v;
+            pair[1] = u - v;
+        }
+    }
+}
+
+/// In-place inverse of [`dif`] up to the factor `a.len()`: bit-reversed
+/// input, natural-order output; `tw` is built from `w'^{−1}` and `rotate`
+/// multiplies by `w'^{−order/4}`.
+pub(crate) fn dit<T: Ring>(a: &mut [T], tw: &[T], rotate: impl Fn(T) -> T) {
+    let size = a.len();
+    debug_assert!(size.is_power_of_two() && tw.len().is_power_of_two() && tw.len() >= size);
+    let order = tw.len();
+    let mut half = 1;
+    if size.trailing_zeros() % 2 == 1 {
+        // One radix-2 stage (twiddle 1) so that radix-4 steps fill the rest.
+        for pair in a.chunks_exact_mut(2) {
+            let (u, v) = (pair[0], pair[1]);
+            pair[0] = u + v;
+            pair[1] = u - v;
+        }
+        half = 2;
+    }
+    // Radix-4 steps: stages `half = q` and `2q` together.
+    while half < size {
+        let q = half;
+        let stride = order / (4 * q);
+        for chunk in a.chunks_exact_mut(4 * q) {
+            let (a01, a23) = chunk.split_at_mut(2 * q);
+            let (a0, a1) = a01.split_at_mut(q);
+            let (a2, a3) = a23.split_at_mut(q);
+            for j in 0..q {
+                let (b0, b1, b2, b3) = if j == 0 {
+                    (a0[j], a1[j], a2[j], a3[j])
+                } else {
+                    (
+                        a0[j],
+                        a1[j] * tw[2 * j * stride],
+                        a2[j] * tw[j * stride],
+                        a3[j] * tw[3 * j * stride],
+                    )
+                };
+                let lo_sum = b0 + b1;
+                let lo_diff = b0 - b1;
+                let hi_sum = b2 + b3;
+                let hi_diff = rotate(b2 - b3);
+                a0[j] = lo_sum + hi_sum;
+                a2[j] = lo_sum - hi_sum;
+                a1[j] = lo_diff + hi_diff;
+                a3[j] = lo_diff - hi_diff;
+            }
+        }
+        half *= 4;
     }
 }
