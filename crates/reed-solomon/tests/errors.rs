@@ -76,3 +76,50 @@ fn accessors_report_sizes() {
     let enc = Fp256::rs_encoder(455, 4096).expect("test setup");
     assert_eq!((enc.k(), enc.n()), (455, 4096));
 }
+
+#[test]
+fn encoders_are_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<PrimeFftEncoder<Fp256>>();
+    assert_send_sync::<PrimeFftEncoder<Fp128>>();
+    assert_send_sync::<AdditiveFftEncoder<Gf2_128>>();
+    assert_send_sync::<LagrangeEncoder<Gf2_128>>();
+
+    // One encoder, rows extended concurrently, same results as serially.
+    let enc = Gf2_128::rs_encoder(5, 40).expect("test setup");
+    let rows: Vec<Vec<Gf2_128>> = (0..4u64)
+        .map(|i| {
+            let mut row = vec![Gf2_128::default(); 40];
+            for (j, x) in row[..5].iter_mut().enumerate() {
+                *x = longfellow_field::Field::from_index(i * 7 + j as u64);
+            }
+            row
+        })
+        .collect();
+    let serial: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            enc.extend(&mut r);
+            r
+        })
+        .collect();
+    let parallel: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                let enc = &enc;
+                s.spawn(move || {
+                    let mut r = r.clone();
+                    enc.extend(&mut r);
+                    r
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
+    });
+    assert!(serial == parallel);
+}
