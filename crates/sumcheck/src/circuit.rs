@@ -32,6 +32,15 @@ pub trait LayeredCircuit<F: Field> {
     /// Replaces the contents of `out` with the terms of layer `layer`.
     fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>);
 
+    /// Calls `f` on each term of layer `layer`. The default expands into a
+    /// vector; implementations that can stream should, since the verifier
+    /// visits every term once and needs no copy.
+    fn for_each_term(&self, layer: usize, f: &mut dyn FnMut(Term<F>)) {
+        let mut terms = Vec::new();
+        self.layer_terms(layer, &mut terms);
+        terms.into_iter().for_each(f);
+    }
+
     /// Number of outputs of layer `layer`: the previous layer's input count,
     /// or the circuit's outputs for layer 0.
     fn layer_nv(&self, layer: usize) -> usize {
@@ -137,5 +146,8 @@ impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
     }
     fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>) {
         self.layers()[layer].expand_terms(out);
+    }
+    fn for_each_term(&self, layer: usize, f: &mut dyn FnMut(Term<F>)) {
+        self.layers()[layer].terms().for_each(f);
     }
 }

@@ -10,7 +10,7 @@
 use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
-use crate::circuit::{LayeredCircuit, Term};
+use crate::circuit::LayeredCircuit;
 use crate::eq::{eq2_table, eq_table, log2_ceil};
 use crate::error::SumcheckError;
 use crate::ligero_types::LinearTerm;
@@ -18,7 +18,6 @@ use crate::pad::layer_pad_len;
 use crate::poly::Lagrange;
 use crate::proof::SumcheckProof;
 use crate::prover::check_shape;
-use crate::quad::bind_all;
 use crate::statement::begin_circuit;
 
 /// Linear constraints `A·W = b` on the committed witness, `A` as a list of
@@ -80,7 +79,6 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut pi = ninputs - npub;
     let mut linear = Vec::new();
     let mut b = Vec::with_capacity(nl + 1);
-    let mut terms: Vec<Term<F>> = Vec::new();
     let (mut eqg, mut eqh0, mut eqh1, mut tmp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
 
     for (l, lp) in proof.layers.iter().enumerate() {
@@ -124,22 +122,10 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
             None => {
                 let nv = circuit.layer_nv(l);
                 let nw = circuit.layer_nw(l);
-                circuit.layer_terms(l, &mut terms);
-                if let Some(t) = terms
-                    .iter()
-                    .find(|t| t.g as usize >= nv || t.h0 as usize >= nw || t.h1 as usize >= nw)
-                {
-                    return Err(SumcheckError::BadCircuit {
-                        layer: l,
-                        what: "term wire",
-                        value: u64::from(t.g.max(t.h0).max(t.h1)),
-                        bound: nw.max(nv) as u64,
-                    });
-                }
                 eq2_table(&bindings[0], &bindings[1], alpha, nv, &mut eqg, &mut tmp);
                 eq_table(&hb[0], nw, &mut eqh0);
                 eq_table(&hb[1], nw, &mut eqh1);
-                bind_all(&terms, &eqg, beta, &eqh0, &eqh1)
+                bind_all(circuit, l, &eqg, beta, &eqh0, &eqh1)?
             }
         };
 
@@ -200,4 +186,39 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     });
     b.push(claims[0] + gamma * claims[1] - public_part);
     Ok(Constraints { linear, b })
+}
+
+/// The fully bound quadratic form of layer `l`:
+/// `Σ_t (k = 0 ? β : k)·eqg[g]·eqh0[h0]·eqh1[h1]`, streaming over the terms
+/// and rejecting any term whose wires are out of range.
+fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    l: usize,
+    eqg: &[F],
+    beta: F,
+    eqh0: &[F],
+    eqh1: &[F],
+) -> Result<F, SumcheckError> {
+    let mut acc = F::ZERO;
+    let mut bad = None;
+    circuit.for_each_term(l, &mut |t| match (
+        eqg.get(t.g as usize),
+        eqh0.get(t.h0 as usize),
+        eqh1.get(t.h1 as usize),
+    ) {
+        (Some(&g), Some(&h0), Some(&h1)) => {
+            let k = if bool::from(t.k.is_zero()) { beta } else { t.k };
+            acc += k * g * h0 * h1;
+        }
+        _ => bad = Some(t.g.max(t.h0).max(t.h1)),
+    });
+    match bad {
+        Some(value) => Err(SumcheckError::BadCircuit {
+            layer: l,
+            what: "term wire",
+            value: value.into(),
+            bound: eqg.len().max(eqh0.len()) as u64,
+        }),
+        None => Ok(acc),
+    }
 }

@@ -94,12 +94,20 @@ impl<F: Field> Scatter<F> {
 
     /// Zeroes `out`, then runs `f(range, acc)` over parts of `0..n_items`,
     /// where `acc` starts zeroed and is finally added into `out`.
-    pub fn run<G>(&mut self, n_items: usize, out: &mut [F], f: G)
+    ///
+    /// `work` estimates the multiplications `f` does in total; splitting
+    /// costs about one zeroing and one addition per output slot and part,
+    /// so it is only done when the work clearly outweighs the output size.
+    pub fn run<G>(&mut self, n_items: usize, work: usize, out: &mut [F], f: G)
     where
         G: Fn(Range<usize>, &mut [F]) + Sync + Send,
     {
         out.fill(F::ZERO);
-        let parts = parts_for(n_items);
+        let parts = if work >= 2 * out.len() {
+            parts_for(n_items)
+        } else {
+            1
+        };
         if parts <= 1 {
             f(0..n_items, out);
             return;

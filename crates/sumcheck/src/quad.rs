@@ -144,7 +144,7 @@ impl<F: Field> PreparedLayer<F> {
         out.clear();
         out.resize(self.nv, F::ZERO);
         let failed = core::sync::atomic::AtomicUsize::new(usize::MAX);
-        scatter.run(self.hands.len(), out, |range, acc| {
+        scatter.run(self.hands.len(), self.g.len(), out, |range, acc| {
             for j in range {
                 let [h0, h1] = self.hands[j];
                 let prod = w[h0 as usize] * w[h1 as usize];
@@ -241,7 +241,7 @@ impl<F: Field> HQuad<F> {
         scatter: &mut par::Scatter<F>,
     ) {
         let other = 1 - hand;
-        scatter.run(self.h.len(), qw, |range, acc| {
+        scatter.run(self.h.len(), self.h.len(), qw, |range, acc| {
             for j in range {
                 let h = self.h[j];
                 acc[h[hand] as usize] += self.v[j] * w_other[h[other] as usize];
@@ -317,15 +317,4 @@ fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) ->
         wr += 1;
     }
     wr
-}
-
-/// `Σ_t (k = 0 ? β : k)·eqg[g]·eqh0[h0]·eqh1[h1]` over raw terms: the fully
-/// bound quadratic form, as the verifier computes it.
-pub fn bind_all<F: Field>(terms: &[Term<F>], eqg: &[F], beta: F, eqh0: &[F], eqh1: &[F]) -> F {
-    let mut acc = F::ZERO;
-    for t in terms {
-        let k = if bool::from(t.k.is_zero()) { beta } else { t.k };
-        acc += k * eqg[t.g as usize] * eqh0[t.h0 as usize] * eqh1[t.h1 as usize];
-    }
-    acc
 }
