@@ -3,6 +3,12 @@
 //! See [`Field`] for the interface the protocol layers use. Concrete fields:
 //! [`Fp256`] (P-256 base field), [`Gf2_128`] (with its GF(2^16) subfield) and
 //! [`Fp128`] (test vectors only).
+//!
+//! All arithmetic on elements is constant time. GF(2^128) products use the
+//! CPU's carry-less multiply (x86_64 PCLMULQDQ, aarch64 PMULL) when run-time
+//! detection finds it (with `std`; without `std` only if the build enables
+//! the target feature), else a constant-time integer-multiply fallback. The
+//! only `unsafe` code is in the private `arch` module.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 
