@@ -83,6 +83,7 @@ fn split_ranges(n: usize, parts: usize) -> Vec<Range<usize>> {
 /// summed into the output. The buffers are kept between calls.
 #[derive(Debug, Default)]
 pub struct Scatter<F> {
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     extra: Vec<Vec<F>>,
 }
 

@@ -136,3 +136,21 @@ fn failing_assertion_is_reported() {
         Err(longfellow_sumcheck::SumcheckError::AssertionFailed { .. })
     ));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Arbitrary bytes never panic the decoder; whatever it accepts
+    /// re-encodes to exactly the bytes it consumed.
+    #[test]
+    fn decoder_total_on_arbitrary_bytes(seed in any::<u64>(), bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let (c, _) = random_circuit::<Fp128>(seed, 2, &[3, 5], 1, 1);
+        let mut rest = bytes.as_slice();
+        if let Ok(p) = SumcheckProof::<Fp128>::read(&c, &mut rest) {
+            let used = bytes.len() - rest.len();
+            let mut again = Vec::new();
+            p.write(&mut again);
+            prop_assert_eq!(&again[..], &bytes[..used]);
+        }
+    }
+}
