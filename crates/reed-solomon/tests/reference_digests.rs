@@ -12,7 +12,7 @@
 //! (little-endian) with the top bit of the last one cleared, so it is < p;
 //! a GF(2^128) element is 16 bytes.
 
-use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_field::{Fp256, Gf2_128};
 use longfellow_reed_solomon::{RsEncoder, RsField};
 use sha2::{Digest, Sha256};
 
