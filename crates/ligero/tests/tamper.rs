@@ -167,7 +167,10 @@ proptest! {
             let at = i.index(bytes.len());
             bytes[at] ^= x;
         }
-        prop_assert!(c.check(&bytes).is_err());
+        // Edits may cancel out; only a changed proof must fail.
+        if bytes != c.proof {
+            prop_assert!(c.check(&bytes).is_err());
+        }
     }
 }
 
