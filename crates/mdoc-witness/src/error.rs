@@ -55,6 +55,10 @@ pub enum MdocError {
     /// A requested attribute is not in the DeviceResponse.
     #[error("attribute `{0}` not found in the DeviceResponse")]
     AttributeNotFound(String),
+    /// The request's docType differs from the document's (the device signs
+    /// the request's, so the device signature could not verify).
+    #[error("requested docType `{requested}` differs from the document's `{found}`")]
+    DocTypeMismatch { requested: String, found: String },
     /// The requested value differs from the one the mdoc holds.
     #[error("attribute `{0}`: requested value differs from the mdoc's elementValue")]
     AttributeValueMismatch(String),

@@ -310,6 +310,95 @@ mod tests {
         assert_eq!(parse_coordinate(two_256), None);
     }
 
+    fn attr(namespace: &str, id: &str, value_len: usize) -> RequestedAttribute {
+        RequestedAttribute {
+            namespace: namespace.into(),
+            id: id.into(),
+            value_cbor: vec![0; value_len],
+        }
+    }
+
+    #[test]
+    fn request_limits_are_enforced() {
+        let ns = "org.iso.18013.5.1";
+        let v6 = crate::spec::ZkSpecInfo {
+            version: 6,
+            num_attributes: 1,
+        };
+        let v7 = crate::spec::ZkSpecInfo {
+            version: 7,
+            num_attributes: 1,
+        };
+        let (now, macs) = ([b'0'; 20], [0u128; 6]);
+        // v6 packs text(id) ‖ text("elementValue") ‖ value into 96 bytes:
+        // 1 + 10 + 13 + 72 = 96 fits only if the value is at most 64 anyway,
+        // so use a 32-byte id: 2 + 32 + 13 + 50 = 97.
+        let long_id = "a".repeat(32);
+        let too_long = [attr(ns, &long_id, 50)];
+        assert_eq!(
+            hash_public_inputs(&v6, &too_long, &now, &macs, 0),
+            Err(PublicInputError::AttributeTooLongForV6(long_id.clone()))
+        );
+        let fits = [attr(ns, &long_id, 49)];
+        assert_eq!(
+            hash_public_inputs(&v6, &fits, &now, &macs, 0).map(|v| v.len()),
+            Ok(v6.hash_public_len())
+        );
+        // v7 has separate slots: 32 bytes for the encoded identifier (so at
+        // most 30 characters), 64 for the value.
+        let id30 = "c".repeat(30);
+        assert_eq!(
+            hash_public_inputs(&v7, &[attr(ns, &id30, 64)], &now, &macs, 0).map(|v| v.len()),
+            Ok(v7.hash_public_len())
+        );
+        assert_eq!(
+            hash_public_inputs(&v7, &too_long, &now, &macs, 0),
+            Err(PublicInputError::AttributeTooLarge(long_id.clone()))
+        );
+        assert!(matches!(
+            hash_public_inputs(&v7, &[attr(ns, "x", 65)], &now, &macs, 0),
+            Err(PublicInputError::AttributeTooLarge(_))
+        ));
+        assert!(matches!(
+            hash_public_inputs(&v7, &[attr(ns, &"b".repeat(33), 1)], &now, &macs, 0),
+            Err(PublicInputError::AttributeTooLarge(_))
+        ));
+        assert_eq!(
+            validate_attributes(&[attr(ns, "a", 1), attr("other", "b", 1)], 2),
+            Err(PublicInputError::MixedNamespaces)
+        );
+        assert_eq!(
+            validate_attributes(&[attr(ns, "a", 1)], 2),
+            Err(PublicInputError::AttributeCount {
+                expected: 2,
+                got: 1
+            })
+        );
+    }
+
+    #[test]
+    fn v7_attribute_layout() {
+        let v7 = crate::spec::ZkSpecInfo {
+            version: 7,
+            num_attributes: 1,
+        };
+        let a = RequestedAttribute {
+            namespace: "ns".into(),
+            id: "height".into(),
+            value_cbor: vec![0x18, 0xaf],
+        };
+        let v = hash_public_inputs(&v7, &[a], &[0; 20], &[0; 6], 9).expect("fits");
+        let byte = |k: usize| (0..8).fold(0u8, |acc, j| acc | (v[1 + 8 * k + j] as u8) << j);
+        assert_eq!(byte(0), 0x66); // text head, length 6
+        assert_eq!(byte(1), b'h');
+        assert_eq!(byte(31), 0);
+        assert_eq!(byte(32), 0x18);
+        assert_eq!(byte(33), 0xaf);
+        assert_eq!(byte(96), 19 + 6); // elementIdentifier pair length
+        assert_eq!(byte(97), 2 + 13); // elementValue pair length
+        assert_eq!(v.last(), Some(&9));
+    }
+
     proptest! {
         #[test]
         fn reduction_agrees_with_p256(be: [u8; 32]) {

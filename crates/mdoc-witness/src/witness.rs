@@ -105,6 +105,12 @@ impl PrivateWitness {
             },
         )?;
         let response = parse_device_response(mdoc)?;
+        if response.doc_type != request.doc_type {
+            return Err(MdocError::DocTypeMismatch {
+                requested: request.doc_type.clone(),
+                found: response.doc_type.clone(),
+            });
+        }
         let items = select_items(spec, request, &response)?;
 
         let signed = mso_sig_structure(&response)?;

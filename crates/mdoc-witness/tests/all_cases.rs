@@ -257,3 +257,14 @@ proptest::proptest! {
         let _ = build_witnesses(&spec(6), &request, &mdoc, &KEYS);
     }
 }
+
+#[test]
+fn a_doc_type_mismatch_is_a_specific_error() {
+    let mut case = common::case(REFERENCE);
+    case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
+    case.request.doc_type = "eu.europa.ec.av.1".into();
+    assert!(matches!(
+        build_witnesses(&spec(7), &case.request, &case.mdoc, &KEYS),
+        Err(MdocError::DocTypeMismatch { .. })
+    ));
+}
