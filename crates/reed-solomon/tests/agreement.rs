@@ -133,6 +133,11 @@ fn p256_ligero_sizes() {
     );
 }
 
+#[test]
+fn fp128_larger_sizes() {
+    check_sizes::<Fp128>(&[(455, 4096), (909, 4096), (461, 4151)], false);
+}
+
 /// Lagrange at the real sizes too (about a second in the test profile).
 #[test]
 fn lagrange_agrees_at_real_sizes() {
