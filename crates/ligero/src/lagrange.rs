@@ -71,18 +71,67 @@ fn barycentric_weights<F: Field>(nodes: &[F]) -> Vec<F> {
                 })
                 .collect::<Vec<F>>()
         }
-        FieldKind::Binary => (0..k)
-            .map(|i| {
-                nodes
-                    .iter()
-                    .enumerate()
-                    .filter(|&(m, _)| m != i)
-                    .fold(F::ONE, |acc, (_, &n)| acc * (nodes[i] - n))
-            })
-            .collect(),
+        FieldKind::Binary => binary_denominators(k),
     };
     batch_invert(&mut denominators);
     denominators
+}
+
+/// `Π_{m<k, m≠i} inj(i ⊕ m)` for every `i < k`: the barycentric
+/// denominators for the nodes `inj(0..k)` of a binary field, where
+/// `inj(a) − inj(b) = inj(a ⊕ b)`.
+///
+/// `[0, k)` splits into dyadic blocks `[base, base + 2^s)` (one per set bit
+/// of `k`), and `i ⊕ [base, base + 2^s)` is the dyadic block starting at
+/// `c = (i ⊕ base)` with its low `s` bits cleared. The product of `inj`
+/// over such a block is the subspace polynomial `Z_s(inj(c))`, or, for the
+/// block containing 0 (which must be skipped), the constant
+/// `Π_{0<t<2^s} inj(t)`. `O(k·log² k)` instead of `O(k²)`.
+fn binary_denominators<F: Field>(k: usize) -> Vec<F> {
+    let bits = usize::BITS - k.leading_zeros();
+    let bits = bits as usize;
+    // z[j] = Z_j(β_j) with Z_0(x) = x, Z_{j+1}(x) = Z_j(x)·(Z_j(x) + z[j]).
+    let subspace = |s: usize, x: F, z: &[F]| -> F {
+        let mut v = x;
+        for &zj in &z[..s] {
+            v = v * (v + zj);
+        }
+        v
+    };
+    let mut z: Vec<F> = Vec::with_capacity(bits);
+    for j in 0..bits {
+        let beta = F::from_index(1u64 << j);
+        let zj = subspace(j, beta, &z);
+        z.push(zj);
+    }
+    // nonzero[s] = Π_{0<t<2^s} inj(t) = Π_{j<s} z[j].
+    let mut nonzero = Vec::with_capacity(bits + 1);
+    let mut acc = F::ONE;
+    nonzero.push(acc);
+    for &zj in &z {
+        acc *= zj;
+        nonzero.push(acc);
+    }
+    let mut blocks = Vec::new();
+    let mut base = 0usize;
+    for s in (0..bits).rev() {
+        if k >> s & 1 == 1 {
+            blocks.push((base, s));
+            base += 1 << s;
+        }
+    }
+    (0..k)
+        .map(|i| {
+            blocks.iter().fold(F::ONE, |prod, &(base, s)| {
+                let c = (i ^ base) >> s << s;
+                prod * if c == 0 {
+                    nonzero[s]
+                } else {
+                    subspace(s, F::from_index(c as u64), &z)
+                }
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -111,7 +160,7 @@ mod tests {
     }
 
     fn check<F: Field>() {
-        for k in [1usize, 2, 5, 8, 13] {
+        for k in [1usize, 2, 5, 8, 13, 37, 64, 100] {
             let values: Vec<F> = (0..k as u64)
                 .map(|i| F::from_index(37 * i + 11) * F::from_index(i + 3) + F::from_u64(i))
                 .collect();
@@ -120,6 +169,21 @@ mod tests {
             for (j, &p) in points.iter().enumerate() {
                 assert_eq!(lm.eval(j, &values), naive(&values, F::from_index(p as u64)));
             }
+        }
+    }
+
+    #[test]
+    fn fast_binary_denominators_match_quadratic_product() {
+        for k in 1..80usize {
+            let nodes: Vec<Gf2_128> = (0..k as u64).map(Gf2_128::from_index).collect();
+            let direct: Vec<Gf2_128> = (0..k)
+                .map(|i| {
+                    (0..k)
+                        .filter(|&m| m != i)
+                        .fold(Gf2_128::ONE, |acc, m| acc * (nodes[i] - nodes[m]))
+                })
+                .collect();
+            assert_eq!(binary_denominators::<Gf2_128>(k), direct, "k = {k}");
         }
     }
 
