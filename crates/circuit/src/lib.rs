@@ -52,7 +52,7 @@ pub use error::CircuitError;
 pub use id::zkspec_hash;
 pub use lfa2::Lfa2Meta;
 pub use load::{
-    decode_lfc1, decode_lfc2, load_any, load_circuit, load_pair, load_pair_with, AnyCircuit,
-    CircuitPair, LoadOptions, PairFormat, PairSource,
+    decode_lfc1, decode_lfc2, load_any, load_any_with, load_circuit, load_pair, load_pair_with,
+    AnyCircuit, CircuitPair, LoadOptions, PairFormat, PairSource,
 };
 pub use longfellow_field::Field;

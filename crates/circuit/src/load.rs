@@ -309,8 +309,13 @@ fn read_any_body(inp: &mut Input<'_>) -> Result<Body, CircuitError> {
 /// file is catalogued) or a single LFC1/LFC2 circuit over any supported
 /// field, raw or zstd-compressed. IDs of uncatalogued files are recomputed.
 pub fn load_any(bytes: &[u8]) -> Result<AnyCircuit, CircuitError> {
+    load_any_with(bytes, LoadOptions::default())
+}
+
+/// [`load_any`] with options (`use_catalog: false` recomputes every ID).
+pub fn load_any_with(bytes: &[u8], opts: LoadOptions) -> Result<AnyCircuit, CircuitError> {
     let file_sha256: [u8; 32] = Sha256::digest(bytes).into();
-    if catalog::find_file(&file_sha256).is_some() {
+    if opts.use_catalog && catalog::find_file(&file_sha256).is_some() {
         return Ok(AnyCircuit::Pair(Box::new(load_pair(bytes)?)));
     }
     let compressed = is_zstd(bytes);

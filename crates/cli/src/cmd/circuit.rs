@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use longfellow_circuit::{catalog, load_any, AnyCircuit, Circuit, CircuitPair, Field};
+use longfellow_circuit::{
+    catalog, load_any_with, AnyCircuit, Circuit, CircuitPair, Field, LoadOptions,
+};
 use serde_json::{json, Value};
 
 use super::CliError;
@@ -19,6 +21,9 @@ pub enum CircuitCommand {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Ignore the catalog: recompute every circuit ID.
+        #[arg(long)]
+        no_catalog: bool,
     },
     /// Fully identify every `<hash>`, `<hash>.lfa1`, `<hash>.lfa2` in DIR and
     /// print `catalog_data.rs` (refuses if any file disagrees with its name):
@@ -32,7 +37,11 @@ pub enum CircuitCommand {
 /// Runs a circuit command.
 pub fn run(cmd: CircuitCommand) -> Result<(), CliError> {
     match cmd {
-        CircuitCommand::Inspect { file, json } => inspect(&file, json),
+        CircuitCommand::Inspect {
+            file,
+            json,
+            no_catalog,
+        } => inspect(&file, json, !no_catalog),
         CircuitCommand::Catalog { dir } => {
             let source = catalog::generate(&dir)?;
             print!("{source}");
@@ -162,9 +171,10 @@ fn single<F: Field>(format: &str, c: &Circuit<F>, json: bool) -> String {
     }
 }
 
-fn inspect(file: &PathBuf, json: bool) -> Result<(), CliError> {
+fn inspect(file: &PathBuf, json: bool, use_catalog: bool) -> Result<(), CliError> {
     let bytes = std::fs::read(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
-    let loaded = load_any(&bytes).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+    let loaded = load_any_with(&bytes, LoadOptions { use_catalog })
+        .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     let lfc = if bytes.starts_with(b"LFC2") {
         "lfc2"
     } else {
