@@ -62,6 +62,21 @@ pub enum MdocError {
     /// The requested value differs from the one the mdoc holds.
     #[error("attribute `{0}`: requested value differs from the mdoc's elementValue")]
     AttributeValueMismatch(String),
+    /// The MSO is valid CBOR but not in the exact form the circuit's fixed
+    /// byte patterns expect.
+    #[error("MSO layout not provable: {0}")]
+    MsoLayoutUnsupported(&'static str),
+    /// `now` lies outside [validFrom, validUntil].
+    #[error("credential not valid at {now} (valid from {valid_from} until {valid_until})")]
+    NotValidAt {
+        now: String,
+        valid_from: String,
+        valid_until: String,
+    },
+    /// The MSO's digest for an attribute is not SHA-256 of its
+    /// IssuerSignedItemBytes (or not a 32-byte string).
+    #[error("attribute `{0}`: MSO digest does not match the IssuerSignedItemBytes")]
+    DigestMismatch(String),
     /// The attribute's digest is not in the MSO's valueDigests.
     #[error("attribute `{0}`: no digest with its digestID in the MSO")]
     DigestMissing(String),

@@ -10,6 +10,7 @@ use p256::{AffinePoint, FieldElement};
 use crate::ecdsa::{self, fe_le, fe_reduce, pluck_point};
 use crate::error::MdocError;
 use crate::gf2;
+use crate::layout;
 use crate::mac::{self, MacInputs};
 use crate::parse::{parse_device_response, DeviceResponse, IssuerSignedItem, ItemField};
 use crate::public::{self, RequestedAttribute, SIG_STRUCTURE_PREFIX};
@@ -112,6 +113,10 @@ impl PrivateWitness {
             });
         }
         let items = select_items(spec, request, &response)?;
+        layout::check_mso(&response.mso, &request.now)?;
+        for item in &items {
+            layout::check_digest(&response.mso, item)?;
+        }
 
         let signed = mso_sig_structure(&response)?;
         let max_blocks = spec.max_mso_blocks();

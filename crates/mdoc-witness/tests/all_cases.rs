@@ -268,3 +268,33 @@ fn a_doc_type_mismatch_is_a_specific_error() {
         Err(MdocError::DocTypeMismatch { .. })
     ));
 }
+
+#[test]
+fn a_time_outside_the_validity_period_is_a_specific_error() {
+    let mut case = common::case(REFERENCE);
+    case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
+    for now in ["1999-01-01T00:00:00Z", "2999-01-01T00:00:00Z"] {
+        case.request.now = now.as_bytes().try_into().expect("20 bytes");
+        assert!(matches!(
+            build_witnesses(&spec(7), &case.request, &case.mdoc, &KEYS),
+            Err(MdocError::NotValidAt { .. })
+        ));
+    }
+}
+
+#[test]
+fn a_digest_that_does_not_match_its_item_is_a_specific_error() {
+    let mut case = common::case(REFERENCE);
+    let r = parse_device_response(&case.mdoc).expect("parse");
+    let item = &r.items[0];
+    // Flip one byte of the item's random value: same length, new digest.
+    let (_, random) = item.slot(longfellow_mdoc_witness::parse::ItemField::Random);
+    let mut changed = item.bytes.clone();
+    changed[random.offset + random.len - 1] ^= 1;
+    let mdoc = common::splice(&case.mdoc, &item.bytes, &changed);
+    case.request.attributes = own_attributes(&mdoc)[..1].to_vec();
+    assert_eq!(
+        build_witnesses(&spec(7), &case.request, &mdoc, &KEYS).err(),
+        Some(MdocError::DigestMismatch(item.element_identifier.clone()))
+    );
+}
