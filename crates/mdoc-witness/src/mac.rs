@@ -18,6 +18,22 @@ pub struct MacInputs {
     pub verifier_key: u128,
 }
 
+/// Bytes of prover randomness the six keys a_p take, drawn before anything
+/// else in a proof.
+pub const PROVER_KEY_BYTES: usize = 96;
+
+/// The six prover keys from the first [`PROVER_KEY_BYTES`] random bytes:
+/// consecutive 16-byte little-endian values, in the order a_p\[0\]\[0\],
+/// a_p\[0\]\[1\], a_p\[1\]\[0\], … (as the reference provers draw them).
+pub fn prover_keys_from_bytes(bytes: &[u8; PROVER_KEY_BYTES]) -> [[u128; 2]; 3] {
+    let key = |k: usize| {
+        let mut b = [0u8; 16];
+        b.copy_from_slice(&bytes[16 * k..16 * k + 16]);
+        u128::from_le_bytes(b)
+    };
+    [[key(0), key(1)], [key(2), key(3)], [key(4), key(5)]]
+}
+
 /// The two 128-bit halves of a big-endian 256-bit value's little-endian
 /// encoding: (bits 0..128, bits 128..256).
 pub fn halves(be: &[u8; 32]) -> [u128; 2] {

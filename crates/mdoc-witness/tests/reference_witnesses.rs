@@ -86,17 +86,14 @@ fn load_case() -> common::Case {
 /// The reference generator's first 96 bytes as six prover MAC keys.
 fn prover_keys() -> [[u128; 2]; 3] {
     let mut state: u64 = 42;
-    let mut next = || {
-        let mut b = [0u8; 16];
-        for byte in &mut b {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            *byte = (state >> 56) as u8;
-        }
-        u128::from_le_bytes(b)
-    };
-    std::array::from_fn(|_| [next(), next()])
+    let mut bytes = [0u8; longfellow_mdoc_witness::mac::PROVER_KEY_BYTES];
+    for byte in &mut bytes {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        *byte = (state >> 56) as u8;
+    }
+    longfellow_mdoc_witness::mac::prover_keys_from_bytes(&bytes)
 }
 
 fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
