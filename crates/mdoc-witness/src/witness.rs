@@ -55,11 +55,9 @@ impl Witnesses {
         self.sig.iter().map(|b| Fp256::from_bytes(b)).collect()
     }
 
-    /// The hash inputs as field elements.
-    pub fn hash_elements(&self) -> Vec<Gf2_128> {
-        self.hash_bytes()
-            .filter_map(|b| Gf2_128::from_bytes(&b))
-            .collect()
+    /// The hash inputs as field elements (every 16-byte string is one).
+    pub fn hash_elements(&self) -> Option<Vec<Gf2_128>> {
+        self.hash_bytes().map(|b| Gf2_128::from_bytes(&b)).collect()
     }
 }
 
