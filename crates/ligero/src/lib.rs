@@ -27,7 +27,24 @@
 //!   the subfield (GF(2^16) inside GF(2^128)); a witness row entirely below
 //!   the boundary gets subfield blinding, which makes its opened values
 //!   subfield elements and shortens the proof. For Longfellow's zk layer the
-//!   boundary is the circuit's `subfield_boundary − npub`.
+//!   boundary is the circuit's `subfield_boundary − npub`. The proof
+//!   encoding does not look at the boundary: opened values are written in
+//!   full-field or subfield runs according to their actual value.
+//!
+//! # Compatibility notes
+//!
+//! * Byte-exact with the C++ prover on Google's `ligero_test_vector.bin`,
+//!   the Ligero parts of the specification's `sha256`/`ecdsa2` proofs and
+//!   ISRG's one-circuit proofs (see `tests/`).
+//! * [`LigeroProof::read`] accepts exactly the canonical encoding: no empty
+//!   run except the first (or after a run of [`MAX_RUN`]), no subfield value
+//!   inside a full-field run, canonical elements, and the reference reader's
+//!   digest-count range `nreq ≤ count ≤ nreq·pathlen`. The C++ reader is
+//!   laxer about runs; no honest prover produces the difference.
+//! * The verifier evaluates the linear-test coefficient rows only at the
+//!   opened columns (Lagrange basis values) instead of Reed–Solomon
+//!   encoding each row as the reference does; exact arithmetic, same
+//!   accept/reject decision.
 
 #![forbid(unsafe_code)]
 
