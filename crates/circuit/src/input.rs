@@ -143,6 +143,12 @@ impl<'a> Input<'a> {
         let mut value = 0u64;
         for i in 0..max_bytes {
             let b = self.u8(what)?;
+            if i == 9 && b > 1 {
+                return Err(CircuitError::BadVarint {
+                    offset: start,
+                    why: "exceeds 64 bits",
+                });
+            }
             value |= u64::from(b & 0x7f) << (7 * i);
             if b & 0x80 == 0 {
                 if b == 0 && i > 0 {
