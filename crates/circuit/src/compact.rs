@@ -49,8 +49,25 @@ const MIN_CHUNK: usize = 4;
 /// ... nor longer than this.
 const MAX_CHUNK: usize = 64;
 
+/// Entries of the direct-mapped cache in front of the delta map.
+const CACHE_BITS: u32 = 12;
+
+/// A cache slot no real delta matches (constant indices are < 2^20).
+const EMPTY: (Delta, u32) = (
+    Delta {
+        g: 0,
+        h0: 0,
+        h1: 0,
+        k: u32::MAX,
+    },
+    0,
+);
+
 /// Accumulates one layer's deltas.
 pub(crate) struct Compactor {
+    /// Most lookups hit this small direct-mapped cache (a layer has few
+    /// distinct deltas), sparing the hash map.
+    cache: Box<[(Delta, u32)]>,
     delta_index: FastMap<Delta, u32>,
     deltas: Vec<Delta>,
     /// Chunk fingerprint → segment; on a fingerprint collision the new
@@ -67,6 +84,7 @@ pub(crate) struct Compactor {
 impl Compactor {
     pub(crate) fn new() -> Self {
         Self {
+            cache: vec![EMPTY; 1 << CACHE_BITS].into_boxed_slice(),
             delta_index: FastMap::default(),
             deltas: Vec::new(),
             seg_index: FastMap::default(),
@@ -82,6 +100,26 @@ impl Compactor {
     /// Appends the next term's delta.
     #[inline]
     pub(crate) fn push(&mut self, d: Delta) -> Result<(), CircuitError> {
+        let slot = ((u64::from(d.g) | (u64::from(d.h0) << 32)).wrapping_mul(K)
+            ^ (u64::from(d.h1) | (u64::from(d.k) << 32)).wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+            >> (64 - CACHE_BITS);
+        let slot = slot as usize;
+        let idx = match self.cache.get(slot) {
+            Some(&(cd, ci)) if cd == d => ci,
+            _ => self.lookup(d, slot)?,
+        };
+        self.chunk.push(idx);
+        self.fingerprint = (self.fingerprint.rotate_left(5) ^ u64::from(idx)).wrapping_mul(K);
+        let pair = ((u64::from(self.prev) << 32) | u64::from(idx)).wrapping_mul(K);
+        self.prev = idx;
+        if (self.chunk.len() >= MIN_CHUNK && pair >> 60 == 0) || self.chunk.len() == MAX_CHUNK {
+            self.cut()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn lookup(&mut self, d: Delta, slot: usize) -> Result<u32, CircuitError> {
         let idx = match self.delta_index.get(&d) {
             Some(&i) => i,
             None => {
@@ -98,14 +136,10 @@ impl Compactor {
                 i
             }
         };
-        self.chunk.push(idx);
-        self.fingerprint = (self.fingerprint.rotate_left(5) ^ u64::from(idx)).wrapping_mul(K);
-        let pair = ((u64::from(self.prev) << 32) | u64::from(idx)).wrapping_mul(K);
-        self.prev = idx;
-        if (self.chunk.len() >= MIN_CHUNK && pair >> 60 == 0) || self.chunk.len() == MAX_CHUNK {
-            self.cut()?;
+        if let Some(c) = self.cache.get_mut(slot) {
+            *c = (d, idx);
         }
-        Ok(())
+        Ok(idx)
     }
 
     fn cut(&mut self) -> Result<(), CircuitError> {

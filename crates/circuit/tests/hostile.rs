@@ -415,9 +415,13 @@ fn truncated_and_flipped_lfa2_fails_cleanly() {
     // A flip usually decodes fully and fails the ID check (~0.2 s CPU), so
     // flips are fewer than cuts.
     let n = bytes.len();
-    sweep(&bytes, spread(n, 60), spread(n, 12), load_pair, |p| {
-        p.zkspec_hash == want
-    });
+    sweep(
+        &bytes,
+        spread(n, 60),
+        (0..16).chain((1..12).map(|i| i * n / 12)),
+        load_pair,
+        |p| p.zkspec_hash == want,
+    );
 }
 
 #[test]
