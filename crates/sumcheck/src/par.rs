@@ -147,6 +147,101 @@ impl<F: Field> Scatter<F> {
             f(0..n_items, out);
         }
     }
+
+    /// [`compact_ranges`] where each range also scatter-adds into its own
+    /// zeroed accumulator of `out`'s length; the accumulators are summed
+    /// into `out` (which is zeroed first). Returns the total kept.
+    pub fn compact_and_scatter<A, B, G>(
+        &mut self,
+        a: &mut [A],
+        b: &mut [B],
+        cuts: &[usize],
+        out: &mut [F],
+        f: G,
+    ) -> usize
+    where
+        A: Copy + Send,
+        B: Copy + Send,
+        G: Fn(&mut [A], &mut [B], &mut [F]) -> usize + Sync + Send,
+    {
+        out.fill(F::ZERO);
+        let nparts = cuts.len().saturating_sub(1);
+        if nparts <= 1 {
+            return f(a, b, out);
+        }
+        let mut kept = vec![0usize; nparts];
+        if self.extra.len() < nparts - 1 {
+            self.extra.resize_with(nparts - 1, Vec::new);
+        }
+        let len = out.len();
+        {
+            let mut pieces = Vec::with_capacity(nparts);
+            let mut rest_a: &mut [A] = &mut *a;
+            let mut rest_b: &mut [B] = &mut *b;
+            for i in 0..nparts {
+                let n = cuts[i + 1] - cuts[i];
+                let (pa, ra) = core::mem::take(&mut rest_a).split_at_mut(n);
+                let (pb, rb) = core::mem::take(&mut rest_b).split_at_mut(n);
+                pieces.push((pa, pb));
+                rest_a = ra;
+                rest_b = rb;
+            }
+            #[cfg(feature = "parallel")]
+            {
+                use rayon::prelude::*;
+                let (first, others) = pieces.split_at_mut(1);
+                let (k0, kothers) = kept.split_at_mut(1);
+                let extra = &mut self.extra[..nparts - 1];
+                let f = &f;
+                rayon::join(
+                    || {
+                        let (pa, pb) = &mut first[0];
+                        k0[0] = f(pa, pb, out);
+                    },
+                    || {
+                        others
+                            .par_iter_mut()
+                            .zip(extra.par_iter_mut())
+                            .zip(kothers.par_iter_mut())
+                            .for_each(|(((pa, pb), buf), k)| {
+                                buf.clear();
+                                buf.resize(len, F::ZERO);
+                                *k = f(pa, pb, buf);
+                            });
+                    },
+                );
+            }
+            #[cfg(not(feature = "parallel"))]
+            for (((pa, pb), k), i) in pieces.into_iter().zip(kept.iter_mut()).zip(0..) {
+                if i == 0 {
+                    *k = f(pa, pb, out);
+                } else {
+                    let buf = &mut self.extra[i - 1];
+                    buf.clear();
+                    buf.resize(len, F::ZERO);
+                    *k = f(pa, pb, buf);
+                }
+            }
+        }
+        let extra = &self.extra[..nparts - 1];
+        for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
+            for buf in extra {
+                for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
+                    *o += *x;
+                }
+            }
+        });
+        let mut wr = 0;
+        for (i, &k) in kept.iter().enumerate() {
+            let start = cuts[i];
+            if wr != start {
+                a.copy_within(start..start + k, wr);
+                b.copy_within(start..start + k, wr);
+            }
+            wr += k;
+        }
+        wr
+    }
 }
 
 /// Runs an in-place compaction `f` on each range `cuts[i]..cuts[i+1]` of the

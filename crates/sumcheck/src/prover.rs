@@ -178,17 +178,19 @@ impl<F: Field> Prover<F> {
                 Vec::with_capacity(layer.logw),
             ];
             let mut rounds = Vec::with_capacity(layer.logw);
+            if layer.logw > 0 {
+                scratch.qw.clear();
+                scratch.qw.resize(scratch.w[0].len(), F::ZERO);
+                scratch
+                    .quad
+                    .contract(0, &scratch.w[1], &mut scratch.qw, &mut scratch.scatter);
+            }
             for round in 0..layer.logw {
                 let mut polys = [RoundPoly::default(); 2];
                 for hand in 0..2 {
-                    let [w0, w1] = &scratch.w;
-                    let (w_hand, w_other) = if hand == 0 { (w0, w1) } else { (w1, w0) };
-                    scratch.qw.clear();
-                    scratch.qw.resize(w_hand.len(), F::ZERO);
-                    scratch
-                        .quad
-                        .contract(hand, w_other, &mut scratch.qw, &mut scratch.scatter);
-                    let (a0, a2) = round_coefficients(&scratch.qw, w_hand);
+                    // Invariant: `qw` holds the contraction of the form
+                    // against the other hand's wires, for this hand.
+                    let (a0, a2) = round_coefficients(&scratch.qw, &scratch.w[hand]);
                     let [p0, p1, p2] = lag.round_values(a0, a2, claim);
                     let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
                     transcript.write_element(&padded.p0);
@@ -200,7 +202,20 @@ impl<F: Field> Prover<F> {
 
                     bind_into(&scratch.w[hand], r, &mut scratch.tmp);
                     core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
-                    scratch.quad.bind_h(hand, r);
+                    if round + 1 == layer.logw && hand == 1 {
+                        scratch.quad.bind_h(hand, r);
+                    } else {
+                        let next = 1 - hand;
+                        scratch.qw.clear();
+                        scratch.qw.resize(scratch.w[next].len(), F::ZERO);
+                        scratch.quad.bind_h_and_contract(
+                            hand,
+                            r,
+                            &scratch.w[hand],
+                            &mut scratch.qw,
+                            &mut scratch.scatter,
+                        );
+                    }
                 }
                 rounds.push(polys);
             }

@@ -259,7 +259,42 @@ impl<F: Field> HQuad<F> {
             self.v.truncate(kept);
             return;
         }
-        // Cut points that never separate two partners.
+        let cuts = self.cuts(hand, parts);
+        let kept = par::compact_ranges(&mut self.h, &mut self.v, &cuts, |h, v| {
+            bind_h_range(h, v, hand, r)
+        });
+        self.h.truncate(kept);
+        self.v.truncate(kept);
+    }
+
+    /// [`Self::bind_h`] fused with the next round's [`Self::contract`]:
+    /// binds the lowest bit of `h[hand]` to `r` and, for each resulting
+    /// entry, adds `v·w_bound[h[hand]]` into `qw[h[other]]`, where `w_bound`
+    /// are the wires of `hand` already bound to `r`. One pass over the
+    /// entries instead of two.
+    pub fn bind_h_and_contract(
+        &mut self,
+        hand: usize,
+        r: F,
+        w_bound: &[F],
+        qw: &mut [F],
+        scatter: &mut par::Scatter<F>,
+    ) {
+        let n = self.h.len();
+        // Splitting pays for a private accumulator per part only when the
+        // entries outnumber the accumulator's length.
+        let parts = if n >= qw.len() { par::parts_for(n) } else { 1 };
+        let cuts = self.cuts(hand, parts);
+        let kept = scatter.compact_and_scatter(&mut self.h, &mut self.v, &cuts, qw, |h, v, acc| {
+            bind_h_range_contract(h, v, hand, r, w_bound, acc)
+        });
+        self.h.truncate(kept);
+        self.v.truncate(kept);
+    }
+
+    /// Cut points for `parts` ranges that never separate two partners.
+    fn cuts(&self, hand: usize, parts: usize) -> Vec<usize> {
+        let n = self.h.len();
         let mut cuts = Vec::with_capacity(parts + 1);
         cuts.push(0usize);
         for c in 1..parts {
@@ -270,11 +305,7 @@ impl<F: Field> HQuad<F> {
             cuts.push(b.min(n));
         }
         cuts.push(n);
-        let kept = par::compact_ranges(&mut self.h, &mut self.v, &cuts, |h, v| {
-            bind_h_range(h, v, hand, r)
-        });
-        self.h.truncate(kept);
-        self.v.truncate(kept);
+        cuts
     }
 
     /// The fully bound value `Q[0, 0]` (zero for an empty form).
@@ -290,6 +321,43 @@ impl<F: Field> HQuad<F> {
 fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
     let other = 1 - hand;
     a[other] == b[other] && (a[hand] >> 1) == (b[hand] >> 1) && a[hand] & 1 == 0 && b[hand] & 1 == 1
+}
+
+/// [`bind_h_range`] that also accumulates each bound entry's contraction
+/// for the other hand.
+fn bind_h_range_contract<F: Field>(
+    h: &mut [[u32; 2]],
+    v: &mut [F],
+    hand: usize,
+    r: F,
+    w_bound: &[F],
+    acc: &mut [F],
+) -> usize {
+    let other = 1 - hand;
+    let n = h.len();
+    let mut rd = 0;
+    let mut wr = 0;
+    while rd < n {
+        let mut hh = h[rd];
+        let val;
+        if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
+            val = v[rd] + r * (v[rd + 1] - v[rd]);
+            rd += 2;
+        } else {
+            val = if hh[hand] & 1 == 0 {
+                v[rd] - r * v[rd]
+            } else {
+                r * v[rd]
+            };
+            rd += 1;
+        }
+        hh[hand] >>= 1;
+        acc[hh[other] as usize] += val * w_bound[hh[hand] as usize];
+        h[wr] = hh;
+        v[wr] = val;
+        wr += 1;
+    }
+    wr
 }
 
 /// Binds a range in place; returns how many entries remain at its front.
