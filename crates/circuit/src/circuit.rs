@@ -150,16 +150,27 @@ impl<F: Field> Layer<F> {
 
     /// Expands the terms into `out` (cleared first), reusing its allocation —
     /// the prover calls this once per layer.
+    ///
+    /// Memory: `num_terms() · size_of::<Term<F>>()` — 32 bytes per term for
+    /// GF(2^128), 48 for P-256. The largest v7 hash-circuit layer has 3.58 M
+    /// terms (~114 MB expanded); a prover held to a small peak should stream
+    /// with [`Layer::for_each_term`] or [`Layer::terms`] instead.
     pub fn expand_terms(&self, out: &mut Vec<Term<F>>) {
         out.clear();
         out.reserve(self.nterms);
+        self.for_each_term(|t| out.push(t));
+    }
+
+    /// Calls `f` with every term in file order, without allocating.
+    #[inline]
+    pub fn for_each_term(&self, mut f: impl FnMut(Term<F>)) {
         let (mut g, mut h0, mut h1) = (0u32, 0u32, 0u32);
         let constants = &*self.constants;
         self.compact.for_each_delta(|d| {
             g = g.wrapping_add(d.g);
             h0 = h0.wrapping_add(d.h0);
             h1 = h1.wrapping_add(d.h1);
-            out.push(Term {
+            f(Term {
                 g,
                 h0,
                 h1,

@@ -101,6 +101,12 @@ fn lfc1_and_lfc2_forms_agree_term_by_term() {
             ly.expand_terms(&mut ey);
             assert!(ex == ey);
             assert!(lx.terms().eq(ey.iter().copied()));
+            let mut n = 0;
+            lx.for_each_term(|t| {
+                assert_eq!(Some(&t), ey.get(n));
+                n += 1;
+            });
+            assert_eq!(n, ly.num_terms());
         }
     }
     same(&a.sig, &b.sig);
