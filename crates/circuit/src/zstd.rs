@@ -169,3 +169,55 @@ pub(crate) fn decode_stream<T>(
 pub(crate) fn is_zstd(bytes: &[u8]) -> bool {
     bytes.starts_with(&ZSTD_MAGIC)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V7_1: &str =
+        "google/mdoc/circuits/8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+
+    #[test]
+    fn frame_header_of_google_pair_declares_the_lfc1_size() {
+        // 98,932,952 bytes: the v7/1-attr LFC1 pair size the map records.
+        let info = frame_info(&longfellow_testvectors::read(V7_1)).expect("header");
+        assert_eq!(info.content_size, Some(98_932_952));
+        assert_eq!(info.window, 4 << 20);
+        // The .lfa1 and .lfa2 frames declare no size.
+        let lfa1 = longfellow_testvectors::read(&format!("{V7_1}.lfa1"));
+        assert_eq!(frame_info(&lfa1).expect("header").content_size, None);
+    }
+
+    #[test]
+    fn expected_size_is_checked_before_decoding() {
+        let bytes = longfellow_testvectors::read(V7_1);
+        let mut called = false;
+        let r = decode_stream(&bytes, u64::MAX, Some(98_932_951), |_| {
+            called = true;
+            Ok(())
+        });
+        assert_eq!(
+            r.err(),
+            Some(CircuitError::UnpackedSizeMismatch {
+                expected: 98_932_951,
+                found: 98_932_952
+            })
+        );
+        assert!(!called);
+        // A declared size above the cap is refused the same way.
+        let r = decode_stream(&bytes, 1 << 20, None, |_| Ok(()));
+        assert!(matches!(r, Err(CircuitError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn undeclared_size_is_capped_while_streaming() {
+        let bytes = longfellow_testvectors::read(&format!("{V7_1}.lfa1"));
+        let r: Result<((), u64), _> = decode_stream(&bytes, 1 << 20, None, |inp| {
+            let mut sink = vec![0u8; 1 << 16];
+            loop {
+                inp.fill(&mut sink, "data")?;
+            }
+        });
+        assert!(matches!(r, Err(CircuitError::TooLarge { value, .. }) if value > 1 << 20));
+    }
+}
