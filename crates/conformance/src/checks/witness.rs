@@ -1,0 +1,198 @@
+//! The witness files of the stored mdoc proofs, rebuilt byte for byte with
+//! longfellow-mdoc-witness from the reference request. The prover MAC keys
+//! are the first 96 bytes of the reference generator (seed 42); the
+//! verifier key a_v comes from the proof transcript, which this check does
+//! not run, so it is read from the stored hash witness (its last public
+//! input) and everything else, MAC tags included, is recomputed.
+
+use std::path::Path;
+
+use longfellow_mdoc_witness::{
+    build_witnesses, MacInputs, MdocRequest as WitnessRequest, RequestedAttribute, ZkSpecInfo,
+};
+
+use super::mdoc::{load_cases, reference_request, stored_proofs, CASES, PROOFS, REFERENCE_SEED};
+use crate::backend::MdocRequest;
+use crate::diff::Component;
+use crate::error::{read, CheckError};
+use crate::registry::{Check, Family, Outcome};
+use crate::Options;
+
+const SIG_INPUT_BYTES: usize = 32;
+const HASH_INPUT_BYTES: usize = 16;
+/// Public inputs of the signature circuit: 1, issuer key, e2, 6×128 MAC
+/// bits, 128 a_v bits.
+const SIG_PUBLIC: usize = 1 + 2 + 1 + 6 * 128 + 128;
+
+pub(crate) fn discover(opts: &Options) -> Vec<Check<'static>> {
+    let stored = match stored_proofs(opts, Family::Witnesses) {
+        Ok(s) => s,
+        Err(skip) => return vec![skip],
+    };
+    let cases = opts.path(CASES);
+    let mut out = Vec::new();
+    for s in stored {
+        let name = format!("v{}/{} {}", s.spec.version, s.spec.attributes, s.hash);
+        let file = |kind: &str| opts.path(&format!("{PROOFS}/{}_{kind}_witness.bin", s.hash));
+        let (sig, hash) = (file("sig"), file("hash"));
+        if !sig.is_file() || !hash.is_file() {
+            out.push(Check::skip(
+                Family::Witnesses,
+                name,
+                format!("missing witness files for {}", s.hash),
+            ));
+            continue;
+        }
+        let cases = cases.clone();
+        let (version, n) = (s.spec.version, s.spec.attributes as usize);
+        out.push(Check::new(Family::Witnesses, name, move |_| {
+            check(&cases, version, n, &sig, &hash)
+        }));
+    }
+    out
+}
+
+/// Big-endian 32 bytes from 0x-hex or decimal.
+pub(crate) fn coordinate(s: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        let h = if h.len() % 2 == 1 {
+            format!("0{h}")
+        } else {
+            h.to_string()
+        };
+        let v = hex::decode(h).ok()?;
+        let v = &v[v.iter().position(|&b| b != 0).unwrap_or(v.len())..];
+        if v.len() > 32 {
+            return None;
+        }
+        out[32 - v.len()..].copy_from_slice(v);
+        return Some(out);
+    }
+    if s.is_empty() {
+        return None;
+    }
+    for ch in s.bytes() {
+        if !ch.is_ascii_digit() {
+            return None;
+        }
+        let mut carry = u32::from(ch - b'0');
+        for b in out.iter_mut().rev() {
+            let v = u32::from(*b) * 10 + carry;
+            *b = v as u8;
+            carry = v >> 8;
+        }
+        if carry != 0 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+pub(crate) fn witness_request(r: &MdocRequest) -> Result<WitnessRequest, CheckError> {
+    let bad = |why: &str| CheckError::malformed(CASES, why.to_string());
+    Ok(WitnessRequest {
+        issuer_pk: (
+            coordinate(&r.pkx).ok_or_else(|| bad("pkx"))?,
+            coordinate(&r.pky).ok_or_else(|| bad("pky"))?,
+        ),
+        transcript: r.transcript.clone(),
+        now: r
+            .now
+            .as_bytes()
+            .try_into()
+            .map_err(|_| bad("now is not 20 bytes"))?,
+        doc_type: r.doc_type.clone(),
+        attributes: r
+            .attributes
+            .iter()
+            .map(|a| RequestedAttribute {
+                namespace: a.namespace.clone(),
+                id: a.id.clone(),
+                value_cbor: a.value_cbor.clone(),
+            })
+            .collect(),
+    })
+}
+
+/// The reference generator's first 96 bytes as six prover MAC keys.
+fn prover_keys() -> [[u128; 2]; 3] {
+    let mut state = REFERENCE_SEED;
+    let mut next = || {
+        let mut b = [0u8; 16];
+        for byte in &mut b {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            *byte = (state >> 56) as u8;
+        }
+        u128::from_le_bytes(b)
+    };
+    std::array::from_fn(|_| [next(), next()])
+}
+
+/// First differing input, as a component.
+fn first_input(want: &[u8], got: &[u8], size: usize, npub: usize) -> Option<String> {
+    let i = crate::diff::first_difference(want, got)? / size;
+    let c = Component::Input {
+        index: i,
+        public: i < npub,
+    };
+    Some(format!(
+        "{c} (inputs: {} expected, {} built)",
+        want.len() / size,
+        got.len() / size
+    ))
+}
+
+fn check(
+    cases: &Path,
+    version: u32,
+    n: usize,
+    sig_path: &Path,
+    hash_path: &Path,
+) -> Result<Outcome, CheckError> {
+    let cases = load_cases(cases)?;
+    let (request, mdoc) = reference_request(&cases, n)?;
+    let spec = ZkSpecInfo {
+        version,
+        num_attributes: n,
+    };
+    let sig_ref = read(sig_path)?;
+    let hash_ref = read(hash_path)?;
+    let hash_npub = spec.hash_public_len();
+    let av_at = HASH_INPUT_BYTES * (hash_npub - 1);
+    let av: [u8; 16] = hash_ref
+        .get(av_at..av_at + HASH_INPUT_BYTES)
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| CheckError::malformed("hash witness", "shorter than its public inputs"))?;
+    let keys = MacInputs {
+        prover_keys: prover_keys(),
+        verifier_key: u128::from_le_bytes(av),
+    };
+    let w = match build_witnesses(&spec, &witness_request(&request)?, &mdoc, &keys) {
+        Ok(w) => w,
+        Err(e) => return Ok(Outcome::Fail(format!("witness builder refused: {e}"))),
+    };
+    let sig: Vec<u8> = w.sig.concat();
+    let hash: Vec<u8> = w.hash_bytes().flatten().collect();
+    let mut fails = Vec::new();
+    if let Some(d) = first_input(&sig_ref, &sig, SIG_INPUT_BYTES, SIG_PUBLIC) {
+        fails.push(format!("sig witness: {d}"));
+    }
+    if let Some(d) = first_input(&hash_ref, &hash, HASH_INPUT_BYTES, hash_npub) {
+        fails.push(format!("hash witness: {d}"));
+    }
+    if fails.is_empty() {
+        Ok(Outcome::Pass(format!(
+            "{} sig and {} hash inputs identical",
+            w.sig.len(),
+            w.hash.len()
+        )))
+    } else {
+        Ok(Outcome::Fail(format!(
+            "first divergence: {}",
+            fails.join("; ")
+        )))
+    }
+}

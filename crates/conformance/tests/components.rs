@@ -1,0 +1,75 @@
+//! The component families against the reference vectors: every check runs
+//! (none skipped) and passes.
+
+use longfellow_conformance::{run, CollectReporter, Family, Options, Status};
+
+fn run_families(families: &[Family]) -> CollectReporter {
+    let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    opts.families = families.to_vec();
+    let mut out = CollectReporter::default();
+    let summary = run(&opts, &mut out);
+    assert_eq!(out.summary, Some(summary));
+    out
+}
+
+fn assert_all_pass(out: &CollectReporter, expected_checks: usize) {
+    for r in &out.results {
+        assert_eq!(
+            r.status,
+            Status::Pass,
+            "{} {}: {}",
+            r.family,
+            r.name,
+            r.reason
+        );
+    }
+    assert_eq!(out.results.len(), expected_checks);
+}
+
+#[test]
+fn transcript_merkle_commitment_ligero_pass() {
+    let out = run_families(&[
+        Family::Transcript,
+        Family::Merkle,
+        Family::Commitment,
+        Family::Ligero,
+    ]);
+    assert_all_pass(&out, 4);
+}
+
+#[test]
+fn spec_proofs_pass() {
+    let out = run_families(&[Family::Spec]);
+    assert_all_pass(&out, 2);
+}
+
+#[test]
+fn isrg_one_circuit_passes_and_dense_binds_pass() {
+    let out = run_families(&[Family::IsrgOneCircuit]);
+    assert_all_pass(&out, 2);
+    let out = run_families(&[Family::IsrgBind]);
+    let passed: Vec<_> = out
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Pass)
+        .collect();
+    // Three dense vectors run; the sparse ones are skipped with a reason.
+    assert_eq!(passed.len(), 3, "{:?}", out.results);
+    assert!(out.results.iter().all(|r| r.status != Status::Fail));
+}
+
+#[test]
+fn witness_files_are_rebuilt() {
+    let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    opts.families = vec![Family::Witnesses];
+    opts.filter = Some("8d079211".into());
+    let mut out = CollectReporter::default();
+    run(&opts, &mut out);
+    assert_eq!(out.results.len(), 1);
+    assert_eq!(
+        out.results[0].status,
+        Status::Pass,
+        "{}",
+        out.results[0].reason
+    );
+}
