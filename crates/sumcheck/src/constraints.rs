@@ -199,19 +199,41 @@ fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
     eqh0: &[F],
     eqh1: &[F],
 ) -> Result<F, SumcheckError> {
+    // Terms come grouped by output wire in circuit files, so the eq(G, g)
+    // factor is applied once per run of equal g.
     let mut acc = F::ZERO;
+    let mut run = F::ZERO;
+    let mut run_g: Option<usize> = None;
     let mut bad = None;
-    circuit.for_each_term(l, &mut |t| match (
-        eqg.get(t.g as usize),
-        eqh0.get(t.h0 as usize),
-        eqh1.get(t.h1 as usize),
-    ) {
-        (Some(&g), Some(&h0), Some(&h1)) => {
-            let k = if bool::from(t.k.is_zero()) { beta } else { t.k };
-            acc += k * g * h0 * h1;
+    circuit.for_each_term(l, &mut |t| {
+        let (g, h0, h1) = (t.g as usize, t.h0 as usize, t.h1 as usize);
+        let (Some(e0), Some(e1)) = (eqh0.get(h0), eqh1.get(h1)) else {
+            bad = Some(t.g.max(t.h0).max(t.h1));
+            return;
+        };
+        if g >= eqg.len() {
+            bad = Some(t.g);
+            return;
         }
-        _ => bad = Some(t.g.max(t.h0).max(t.h1)),
+        if run_g != Some(g) {
+            if let Some(prev) = run_g {
+                acc += eqg[prev] * run;
+            }
+            run = F::ZERO;
+            run_g = Some(g);
+        }
+        let p = *e0 * *e1;
+        run += if t.k == F::ONE {
+            p
+        } else if bool::from(t.k.is_zero()) {
+            beta * p
+        } else {
+            t.k * p
+        };
     });
+    if let Some(prev) = run_g {
+        acc += eqg[prev] * run;
+    }
     match bad {
         Some(value) => Err(SumcheckError::BadCircuit {
             layer: l,

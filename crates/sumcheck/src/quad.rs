@@ -149,8 +149,12 @@ impl<F: Field> PreparedLayer<F> {
                 let [h0, h1] = self.hands[j];
                 let prod = w[h0 as usize] * w[h1 as usize];
                 for t in self.offsets[j]..self.offsets[j + 1] {
+                    // Constants are public: branching on them is fine, and
+                    // most are one.
                     let k = self.k[t];
-                    if bool::from(k.is_zero()) {
+                    if k == F::ONE {
+                        acc[self.g[t] as usize] += prod;
+                    } else if bool::from(k.is_zero()) {
                         if !bool::from(prod.is_zero()) {
                             failed.fetch_min(j, core::sync::atomic::Ordering::Relaxed);
                         }
@@ -181,8 +185,14 @@ impl<F: Field> PreparedLayer<F> {
                 let mut acc = F::ZERO;
                 for t in self.offsets[j]..self.offsets[j + 1] {
                     let k = self.k[t];
-                    let k = if bool::from(k.is_zero()) { beta } else { k };
-                    acc += k * eqg[self.g[t] as usize];
+                    let e = eqg[self.g[t] as usize];
+                    acc += if k == F::ONE {
+                        e
+                    } else if bool::from(k.is_zero()) {
+                        beta * e
+                    } else {
+                        k * e
+                    };
                 }
                 *v = acc;
             }
