@@ -220,3 +220,19 @@ pub fn witness(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod reduction_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The verifier-side reduction of 256-bit values (in
+        /// `longfellow-mdoc`) agrees with p256's.
+        #[test]
+        fn public_reduction_agrees_with_p256(be: [u8; 32]) {
+            let ours = crate::public::fp256_le_from_be(&be);
+            let theirs = super::fe_le(&super::fe_reduce(&be));
+            prop_assert_eq!(ours, theirs);
+        }
+    }
+}

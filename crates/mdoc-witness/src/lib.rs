@@ -4,7 +4,9 @@
 //! (GF(2^128)), byte-for-byte as Google's provers do.
 //!
 //! A relying party never links this crate: the public inputs it must
-//! recompute live in [`public`], which depends on no mdoc parsing.
+//! recompute live in `longfellow-mdoc` (re-exported here as [`public`]),
+//! which depends on no mdoc parsing; so do the request type and the
+//! circuits' input layout ([`ZkSpecInfo`]).
 //!
 //! # Where the MAC values sit
 //!
@@ -33,12 +35,12 @@ pub mod gf2;
 pub mod layout;
 pub mod mac;
 pub mod parse;
-pub mod public;
 pub mod sha256;
 pub mod spec;
 pub mod witness;
 
 pub use error::MdocError;
+pub use longfellow_mdoc::public;
 pub use mac::MacInputs;
 pub use parse::{parse_device_response, DeviceResponse, IssuerSignedItem, Mso};
 pub use public::RequestedAttribute;

@@ -13,24 +13,12 @@ use crate::gf2;
 use crate::layout;
 use crate::mac::{self, MacInputs};
 use crate::parse::{parse_device_response, DeviceResponse, IssuerSignedItem, ItemField};
-use crate::public::{self, RequestedAttribute, SIG_STRUCTURE_PREFIX};
+use crate::public::{self, SIG_STRUCTURE_PREFIX};
 use crate::sha256::{self, PaddedHash};
 use crate::spec::{ZkSpecInfo, INDEX_BITS, SIG_PRIVATE_LEN};
 
 /// Everything the prover is given besides the mdoc itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MdocRequest {
-    /// Issuer public key (x, y), big-endian affine coordinates.
-    pub issuer_pk: ([u8; 32], [u8; 32]),
-    /// The SessionTranscript bytes (CBOR).
-    pub transcript: Vec<u8>,
-    /// Current time, `YYYY-MM-DDTHH:MM:SSZ`.
-    pub now: [u8; 20],
-    /// The docType the device signed over, e.g. `org.iso.18013.5.1.mDL`.
-    pub doc_type: String,
-    /// The attributes to disclose, in circuit order.
-    pub attributes: Vec<RequestedAttribute>,
-}
+pub use longfellow_mdoc::MdocRequest;
 
 /// Full input vectors of both circuits (public inputs, then private).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +77,7 @@ impl PrivateWitness {
         mdoc: &[u8],
         prover_keys: &[[u128; 2]; 3],
     ) -> Result<Self, MdocError> {
-        spec.check()?;
+        crate::spec::check(spec)?;
         public::validate_attributes(&request.attributes, spec.num_attributes).map_err(
             |e| match e {
                 public::PublicInputError::MixedNamespaces => {
