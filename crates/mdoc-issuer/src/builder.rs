@@ -38,8 +38,12 @@ const TAG_ENCODED_CBOR: u64 = 24;
 pub mod limits {
     /// Namespace bytes.
     pub const NAMESPACE: usize = 64;
-    /// Encoded elementIdentifier (text head included) in a v7 attribute.
-    pub const ENCODED_ID: usize = 32;
+    /// elementIdentifier bytes. Requests allow 32, but the version 7 public
+    /// input states the identifier pair's length as 19 + length, i.e.
+    /// assumes a one-byte text head (as Google's reference prover does while
+    /// its private witness counts the real head), so longer identifiers
+    /// cannot be proven with version 7.
+    pub const ID: usize = 23;
     /// Encoded elementValue.
     pub const VALUE: usize = 64;
     /// `text(id) ‖ text("elementValue") ‖ value` in a v5/v6 attribute.
@@ -297,10 +301,13 @@ impl MdocBuilder {
             if !value::is_single_item(&a.value_cbor) {
                 return Err(IssuerError::InvalidValue(a.id.clone()));
             }
-            let encoded_id = value::text(&a.id).len();
-            if encoded_id > limits::ENCODED_ID {
-                return Err(not_provable(a, "encoded identifier exceeds 32 bytes"));
+            if a.id.is_empty() || a.id.len() > limits::ID {
+                return Err(not_provable(
+                    a,
+                    "identifier is empty or longer than 23 bytes (version 7 limit)",
+                ));
             }
+            let encoded_id = value::text(&a.id).len();
             if a.value_cbor.len() > limits::VALUE {
                 return Err(not_provable(a, "encoded value exceeds 64 bytes"));
             }
