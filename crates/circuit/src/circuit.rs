@@ -73,6 +73,7 @@ impl Compact {
 /// `V_j` (`nw` of layer `j − 1`, or the circuit's `nv` outputs for `j = 0`)
 /// from its input vector `V_{j+1}`, which has [`Layer::nw`] wires; the last
 /// layer's input vector is the circuit's input vector.
+#[derive(Clone)]
 pub struct Layer<F> {
     logw: u32,
     nw: usize,
@@ -239,7 +240,9 @@ pub(crate) struct Dims {
     pub(crate) nconst: usize,
 }
 
-/// A layered arithmetic circuit over `F`, decoded and validated.
+/// A layered arithmetic circuit over `F`, decoded and validated (cloning
+/// shares the constant table).
+#[derive(Clone)]
 pub struct Circuit<F> {
     id: [u8; 32],
     dims: Dims,
