@@ -140,6 +140,12 @@ fn failure(out: &RunOutput, on_one: fn(String) -> BackendError) -> BackendError 
         Some(s) => match s.code() {
             Some(1) => on_one(first_line(&out.stderr)),
             Some(2) => BackendError::Usage(first_line(&out.stderr)),
+            // `sh` reports a child killed by signal N as 128 + N.
+            Some(c) if c > 128 => BackendError::Crashed(format!(
+                "killed by signal {} (exit status {c}): {}",
+                c - 128,
+                first_line(&out.stderr)
+            )),
             Some(c) => {
                 BackendError::Crashed(format!("exit status {c}: {}", first_line(&out.stderr)))
             }
