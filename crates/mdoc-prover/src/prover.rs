@@ -1,0 +1,163 @@
+//! The two-circuit prover.
+
+use longfellow_circuit::CircuitPair;
+use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_mdoc::{
+    draw_verifier_key, CircuitKind, MdocProof, MdocRequest, Verifier, VerifyError, ZkSpec,
+};
+use longfellow_mdoc_witness::mac::{prover_keys_from_bytes, MacInputs, PROVER_KEY_BYTES};
+use longfellow_mdoc_witness::{MdocError, PrivateWitness, Witnesses};
+use longfellow_transcript::Transcript;
+use longfellow_zk::{ZkError, ZkProver};
+use rand_core::RngCore;
+
+/// Why no proof was produced.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProveError {
+    /// The circuit pair is unusable (unknown ZkSpec, wrong shape).
+    #[error("circuit pair: {0}")]
+    Circuit(VerifyError),
+    /// The credential or request cannot be proven with these circuits.
+    #[error("{0}")]
+    Refused(#[from] MdocError),
+    /// The zk layer failed. With a witness this crate accepted, this means
+    /// the credential hit a case the circuit does not satisfy (a bug here
+    /// or in the witness generator, never bad input alone).
+    #[error("{circuit}: {source}")]
+    Zk {
+        /// Which circuit.
+        circuit: CircuitKind,
+        /// The zk layer's error.
+        source: ZkError,
+    },
+    /// A witness value is not a field element (a witness generator bug).
+    #[error("{0} witness holds a value outside the field")]
+    Witness(CircuitKind),
+}
+
+fn zk(circuit: CircuitKind) -> impl Fn(ZkError) -> ProveError {
+    move |source| ProveError::Zk { circuit, source }
+}
+
+/// A circuit pair prepared for proving; reuse it for many proofs.
+#[derive(Debug)]
+pub struct Prover<'a> {
+    pair: &'a CircuitPair,
+    spec: ZkSpec,
+    hash: ZkProver<'a, Gf2_128>,
+    sig: ZkProver<'a, Fp256>,
+}
+
+/// A full input vector with zeros where the public inputs will go: the
+/// commitment covers only the private part, which is known before a_v.
+fn with_public_slots<T: Copy>(zero: T, npub: usize, private: &[T]) -> Vec<T> {
+    let mut v = vec![zero; npub];
+    v.extend_from_slice(private);
+    v
+}
+
+fn sig_elements(w: &Witnesses) -> Result<Vec<Fp256>, ProveError> {
+    w.sig_elements()
+        .ok_or(ProveError::Witness(CircuitKind::Signature))
+}
+
+fn hash_elements(w: &Witnesses) -> Result<Vec<Gf2_128>, ProveError> {
+    w.hash_elements()
+        .ok_or(ProveError::Witness(CircuitKind::Hash))
+}
+
+impl<'a> Prover<'a> {
+    /// Finds the pair's ZkSpec (by its circuit hash), checks the circuits'
+    /// shape against it and prepares both circuits.
+    pub fn new(pair: &'a CircuitPair) -> Result<Self, ProveError> {
+        // The verifier's checks are exactly the prover's preconditions.
+        let spec = *Verifier::new(pair).map_err(ProveError::Circuit)?.spec();
+        let hash = ZkProver::new(&pair.hash, spec.hash_params()).map_err(zk(CircuitKind::Hash))?;
+        let sig =
+            ZkProver::new(&pair.sig, spec.sig_params()).map_err(zk(CircuitKind::Signature))?;
+        Ok(Self {
+            pair,
+            spec,
+            hash,
+            sig,
+        })
+    }
+
+    /// The pair's ZkSpec.
+    pub fn spec(&self) -> &ZkSpec {
+        &self.spec
+    }
+
+    /// Proves `request` with the DeviceResponse `mdoc`, drawing randomness
+    /// from `rng`; returns the proof bytes.
+    pub fn prove<R: RngCore + ?Sized>(
+        &self,
+        request: &MdocRequest,
+        mdoc: &[u8],
+        rng: &mut R,
+    ) -> Result<Vec<u8>, ProveError> {
+        let mut ap_bytes = [0u8; PROVER_KEY_BYTES];
+        rng.fill_bytes(&mut ap_bytes);
+        let prover_keys = prover_keys_from_bytes(&ap_bytes);
+        // Parses and checks everything the circuits assert, so a credential
+        // the circuits cannot prove is refused here, before any proving.
+        let private = PrivateWitness::new(&self.spec.info, request, mdoc, &prover_keys)?;
+
+        let hash_npub = self.pair.hash.num_public_inputs();
+        let sig_npub = self.pair.sig.num_public_inputs();
+        let hash_private: Vec<Gf2_128> = private
+            .hash
+            .iter()
+            .map(|v| Gf2_128::from_bytes(&v.to_le_bytes()))
+            .collect::<Option<_>>()
+            .ok_or(ProveError::Witness(CircuitKind::Hash))?;
+        let sig_private: Vec<Fp256> = private
+            .sig
+            .iter()
+            .map(|b| Fp256::from_bytes(b))
+            .collect::<Option<_>>()
+            .ok_or(ProveError::Witness(CircuitKind::Signature))?;
+
+        let mut t = Transcript::new(&request.transcript);
+        let hash_commit = self
+            .hash
+            .commit(
+                &with_public_slots(Gf2_128::ZERO, hash_npub, &hash_private),
+                rng,
+            )
+            .map_err(zk(CircuitKind::Hash))?;
+        hash_commit.commitment.absorb(&mut t);
+        drop(hash_private);
+        let sig_commit = self
+            .sig
+            .commit(&with_public_slots(Fp256::ZERO, sig_npub, &sig_private), rng)
+            .map_err(zk(CircuitKind::Signature))?;
+        sig_commit.commitment.absorb(&mut t);
+        drop(sig_private);
+
+        let keys = MacInputs {
+            prover_keys,
+            verifier_key: draw_verifier_key(&mut t),
+        };
+        let witnesses = private.finish(&keys)?;
+
+        let hash_inputs = hash_elements(&witnesses)?;
+        let hash = self
+            .hash
+            .prove(hash_commit, &hash_inputs, &mut t)
+            .map_err(zk(CircuitKind::Hash))?;
+        drop(hash_inputs);
+        let sig_inputs = sig_elements(&witnesses)?;
+        let sig = self
+            .sig
+            .prove(sig_commit, &sig_inputs, &mut t)
+            .map_err(zk(CircuitKind::Signature))?;
+        Ok(MdocProof {
+            macs: witnesses.macs,
+            hash,
+            sig,
+        }
+        .to_bytes())
+    }
+}

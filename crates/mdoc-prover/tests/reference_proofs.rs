@@ -1,0 +1,92 @@
+//! Google's stored mdoc proofs, reproduced byte-for-byte with the
+//! deterministic generator (seed 42) and accepted by the verifier.
+
+mod common;
+
+use std::time::Instant;
+
+use longfellow_mdoc::Verifier;
+use longfellow_mdoc_prover::Prover;
+use longfellow_random::MdocLcg;
+
+fn reproduce(index: usize) {
+    let (version, n, hash) = common::PROOFS[index];
+    let t = Instant::now();
+    let pair = common::load(hash);
+    let load = t.elapsed();
+    let (request, mdoc) = common::request(n);
+    let prover = Prover::new(&pair).expect("prover");
+    assert_eq!(
+        (
+            prover.spec().info.version,
+            prover.spec().info.num_attributes
+        ),
+        (version, n)
+    );
+    let t = Instant::now();
+    let proof = prover
+        .prove(&request, &mdoc, &mut MdocLcg::new(42))
+        .expect("prove");
+    let prove = t.elapsed();
+    let expected = common::stored_proof(hash);
+    assert_eq!(proof.len(), expected.len(), "v{version}/{n} proof length");
+    if let Some(at) = proof.iter().zip(&expected).position(|(a, b)| a != b) {
+        panic!("v{version}/{n}: first differing byte at {at}");
+    }
+    let t = Instant::now();
+    Verifier::new(&pair)
+        .expect("verifier")
+        .verify(&request, &expected)
+        .expect("stored proof verifies");
+    eprintln!(
+        "v{version}/{n}: load {load:?}, prove {prove:?}, verify {:?}, {} bytes",
+        t.elapsed(),
+        proof.len()
+    );
+}
+
+#[test]
+fn v7_one_attribute_reproduced_and_verified() {
+    reproduce(0);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v7_two_attributes_reproduced_and_verified() {
+    reproduce(1);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v7_three_attributes_reproduced_and_verified() {
+    reproduce(2);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v7_four_attributes_reproduced_and_verified() {
+    reproduce(3);
+}
+
+#[test]
+fn v6_one_attribute_reproduced_and_verified() {
+    reproduce(4);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v6_two_attributes_reproduced_and_verified() {
+    reproduce(5);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v6_three_attributes_reproduced_and_verified() {
+    reproduce(6);
+}
+
+#[test]
+#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn v6_four_attributes_reproduced_and_verified() {
+    reproduce(7);
+}
