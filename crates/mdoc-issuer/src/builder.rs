@@ -16,6 +16,7 @@ use minicbor::Encoder;
 use rand_core::CryptoRngCore;
 use sha2::{Digest, Sha256};
 
+use crate::cert;
 use crate::cose;
 use crate::date::Tdate;
 use crate::error::IssuerError;
@@ -71,6 +72,23 @@ pub enum DigestIds {
     Random,
 }
 
+/// What issuerAuth's unprotected header carries as x5chain (label 33).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IssuerCertificate {
+    /// A self-signed certificate for the issuer key with the MSO's validity
+    /// period ([`crate::cert::self_signed`]); the default, since every real
+    /// credential carries its signer's certificate.
+    SelfSigned,
+    /// These DER bytes, unchecked.
+    Der(Vec<u8>),
+    /// No certificate: the unprotected header is `{}`. The circuits and the
+    /// parser do not read it either way.
+    Omit,
+}
+
+/// Subject common name of the self-signed issuer certificate.
+pub const CERTIFICATE_COMMON_NAME: &str = "longfellow-rs test issuer";
+
 /// An mdoc under construction. Values are validated in [`MdocBuilder::build`].
 #[derive(Clone, Debug)]
 pub struct MdocBuilder {
@@ -79,7 +97,7 @@ pub struct MdocBuilder {
     attributes: Vec<Attribute>,
     validity: Option<(Tdate, Tdate)>,
     signed: Option<Tdate>,
-    x5chain: Option<Vec<u8>>,
+    certificate: IssuerCertificate,
     salt_len: usize,
     digest_ids: DigestIds,
 }
@@ -93,7 +111,7 @@ impl MdocBuilder {
             attributes: Vec::new(),
             validity: None,
             signed: None,
-            x5chain: None,
+            certificate: IssuerCertificate::SelfSigned,
             salt_len: DEFAULT_SALT_LEN,
             digest_ids: DigestIds::Sequential,
         }
@@ -183,10 +201,15 @@ impl MdocBuilder {
     }
 
     /// Puts `certificate` (DER, opaque here) in issuerAuth's unprotected
-    /// header as x5chain (label 33). Without it the header is `{}`, which
-    /// the circuits and the parser accept alike.
-    pub fn x5chain(mut self, certificate: Vec<u8>) -> Self {
-        self.x5chain = Some(certificate);
+    /// header as x5chain instead of a self-signed one.
+    pub fn x5chain(self, certificate: Vec<u8>) -> Self {
+        self.certificate(IssuerCertificate::Der(certificate))
+    }
+
+    /// Chooses the x5chain content ([`IssuerCertificate::SelfSigned`] by
+    /// default).
+    pub fn certificate(mut self, certificate: IssuerCertificate) -> Self {
+        self.certificate = certificate;
         self
     }
 
@@ -206,7 +229,7 @@ impl MdocBuilder {
     /// Signs the MSO with `issuer`, binds `device` as the device key, signs
     /// DeviceAuthentication over `session_transcript` with it, and returns
     /// the DeviceResponse disclosing every attribute. Salts (and random
-    /// digest IDs) come from `rng`; the signatures use RFC 6979 nonces, so
+    /// digest IDs, the certificate serial) come from `rng`; the signatures use RFC 6979 nonces, so
     /// a seeded `rng` makes the output reproducible.
     pub fn build(
         &self,
@@ -255,11 +278,22 @@ impl MdocBuilder {
                 max: limits::MAX_MSO,
             });
         }
+        let certificate = match &self.certificate {
+            IssuerCertificate::SelfSigned => Some(cert::self_signed(
+                issuer,
+                CERTIFICATE_COMMON_NAME,
+                &valid_from,
+                &valid_until,
+                rng,
+            )),
+            IssuerCertificate::Der(der) => Some(der.clone()),
+            IssuerCertificate::Omit => None,
+        };
         let issuer_signature = issuer.sign(&cose::sig_structure(&mso)?);
         let mut issuer_auth = Vec::new();
         cose::write_sign1(
             &mut Encoder::new(&mut issuer_auth),
-            self.x5chain.as_deref(),
+            certificate.as_deref(),
             Some(&mso),
             &issuer_signature,
         )?;
@@ -282,6 +316,7 @@ impl MdocBuilder {
             attributes: self.attributes.clone(),
             valid_from,
             valid_until,
+            certificate,
             items,
             issuer_auth,
             device_signed,

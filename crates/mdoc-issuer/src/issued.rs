@@ -44,6 +44,8 @@ pub struct IssuedMdoc {
     pub attributes: Vec<Attribute>,
     pub valid_from: Tdate,
     pub valid_until: Tdate,
+    /// The DER certificate in issuerAuth's x5chain header, if any.
+    pub certificate: Option<Vec<u8>>,
     pub(crate) items: Vec<ItemBytes>,
     /// Encoded issuerAuth COSE_Sign1.
     pub(crate) issuer_auth: Vec<u8>,

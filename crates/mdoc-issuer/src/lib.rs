@@ -5,8 +5,8 @@
 //! makes credentials with chosen ones (a validity period around a chosen
 //! `now`, a chosen SessionTranscript, chosen attribute values) whose bytes
 //! follow what deployed wallets produce and Google's version 6 and 7 mdoc
-//! circuits accept. Nothing here is for production issuance: there is no
-//! certificate handling, and keys are whatever the caller's RNG yields.
+//! circuits accept. Nothing here is for production issuance: the issuer
+//! certificate is self-signed, and keys are whatever the caller's RNG yields.
 //!
 //! ```
 //! use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder, Tdate};
@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 pub mod builder;
+pub mod cert;
 pub mod cose;
 pub mod date;
 pub mod error;
@@ -36,7 +37,7 @@ pub mod keys;
 pub mod transcript;
 pub mod value;
 
-pub use builder::{DigestIds, MdocBuilder};
+pub use builder::{DigestIds, IssuerCertificate, MdocBuilder};
 pub use date::Tdate;
 pub use error::IssuerError;
 pub use issued::{Attribute, IssuedMdoc, ProofRequest, RequestAttribute};

@@ -87,6 +87,68 @@ fn check_tdate(v: &Value) -> String {
     }
 }
 
+/// One DER TLV: (tag, content, rest).
+fn der(b: &[u8]) -> (u8, &[u8], &[u8]) {
+    let (len, head) = if b[1] < 0x80 {
+        (usize::from(b[1]), 2)
+    } else {
+        let n = usize::from(b[1] & 0x7f);
+        let len = b[2..2 + n]
+            .iter()
+            .fold(0usize, |acc, x| acc * 256 + usize::from(*x));
+        (len, 2 + n)
+    };
+    (b[0], &b[head..head + len], &b[head + len..])
+}
+
+/// A DER INTEGER's magnitude as 32 big-endian bytes.
+fn be32(content: &[u8]) -> [u8; 32] {
+    let trimmed: Vec<u8> = content.iter().copied().skip_while(|b| *b == 0).collect();
+    let mut out = [0u8; 32];
+    out[32 - trimmed.len()..].copy_from_slice(&trimmed);
+    out
+}
+
+/// The certificate is self-signed by the issuer key, names that key and
+/// spans the MSO's validity period.
+fn check_certificate(cert: &[u8], mdoc: &IssuedMdoc, issuer: &VerifyingKey) {
+    let (tag, body, rest) = der(cert);
+    assert_eq!((tag, rest.len()), (0x30, 0));
+    let (tag, tbs_content, after_tbs) = der(body);
+    assert_eq!(tag, 0x30);
+    let tbs = &body[..body.len() - after_tbs.len()];
+    let (_, algorithm, after_alg) = der(after_tbs);
+    // ecdsa-with-SHA256
+    assert_eq!(
+        algorithm,
+        [0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02]
+    );
+    let (tag, bits, end) = der(after_alg);
+    assert_eq!((tag, bits[0], end.len()), (0x03, 0, 0));
+    let (_, sig_value, _) = der(&bits[1..]);
+    let (_, r, rest) = der(sig_value);
+    let (_, s, _) = der(rest);
+    let rs = [be32(r), be32(s)].concat();
+    assert!(verify(issuer, tbs, &rs), "certificate signature");
+
+    let mut point = vec![0x04];
+    point.extend_from_slice(&mdoc.issuer_pkx);
+    point.extend_from_slice(&mdoc.issuer_pky);
+    assert!(tbs_content.windows(65).any(|w| w == point.as_slice()));
+    let utc = |t: &longfellow_mdoc_issuer::Tdate| {
+        let digits: String = t.to_string().chars().filter(char::is_ascii_digit).collect();
+        format!("{}Z", &digits[2..]).into_bytes()
+    };
+    let validity = [utc(&mdoc.valid_from), utc(&mdoc.valid_until)].concat();
+    let mut expected = vec![0x30, 0x1e, 0x17, 0x0d];
+    expected.extend_from_slice(&validity[..13]);
+    expected.extend_from_slice(&[0x17, 0x0d]);
+    expected.extend_from_slice(&validity[13..]);
+    assert!(tbs_content
+        .windows(expected.len())
+        .any(|w| w == expected.as_slice()));
+}
+
 /// Checks the whole structure of `mdoc.device_response`.
 fn check(mdoc: &IssuedMdoc) {
     let root = decode(&mdoc.device_response);
@@ -136,9 +198,16 @@ fn check(mdoc: &IssuedMdoc) {
     let auth = issuer_signed[1].as_array().expect("COSE_Sign1");
     assert_eq!(auth.len(), 4);
     assert_eq!(bytes(&auth[0]), [0xa1, 0x01, 0x26]);
-    assert_eq!(auth[1], Value::Map(vec![]));
-    let payload = bytes(&auth[2]);
     let issuer = verifying_key(&mdoc.issuer_pkx, &mdoc.issuer_pky);
+    match &mdoc.certificate {
+        None => assert_eq!(auth[1], Value::Map(vec![])),
+        Some(cert) => {
+            let header = entries(&auth[1], &[Value::Integer(33.into())]);
+            assert_eq!(bytes(header[0]), cert.as_slice());
+            check_certificate(cert, mdoc, &issuer);
+        }
+    }
+    let payload = bytes(&auth[2]);
     assert!(verify(&issuer, &sig_structure(payload), bytes(&auth[3])));
     let mut wrong = payload.to_vec();
     let last = wrong.len() - 1;
@@ -226,8 +295,20 @@ fn check(mdoc: &IssuedMdoc) {
 #[test]
 fn age_verification_structure_and_signatures() {
     let mdoc = issue(MdocBuilder::age_verification(), 11);
+    assert!(mdoc.certificate.is_some());
     check(&mdoc);
     assert_eq!(mdoc.attributes.len(), 1);
+}
+
+#[test]
+fn structure_without_certificate() {
+    let mdoc = issue(
+        MdocBuilder::age_verification()
+            .certificate(longfellow_mdoc_issuer::IssuerCertificate::Omit),
+        14,
+    );
+    assert_eq!(mdoc.certificate, None);
+    check(&mdoc);
 }
 
 #[test]

@@ -6,7 +6,9 @@
 mod common;
 
 use common::{issue, now, request, DAY, KEYS};
-use longfellow_mdoc_issuer::{value, DigestIds, IssuerError, MdocBuilder, Tdate};
+use longfellow_mdoc_issuer::{
+    value, DigestIds, IssuerCertificate, IssuerError, MdocBuilder, Tdate,
+};
 use longfellow_mdoc_witness::{
     build_witnesses, parse_device_response, MdocError, MdocRequest, ZkSpecInfo,
 };
@@ -151,6 +153,16 @@ fn layout_variants_real_issuers_use_still_prove() {
         &["height", "age_over_18", "birth_date", "family_name"],
     );
     assert_builds(&req, &mdoc.device_response, "variants");
+    let bare = issue(
+        MdocBuilder::age_verification().certificate(IssuerCertificate::Omit),
+        4,
+    );
+    assert_eq!(bare.certificate, None);
+    assert_builds(
+        &request(&bare, now(), &["age_over_18"]),
+        &bare.device_response,
+        "no certificate",
+    );
     let aamva = request(&mdoc, now(), &["DHS_compliance"]);
     assert_builds(&aamva, &mdoc.device_response, "aamva");
     assert!(matches!(
