@@ -1,0 +1,171 @@
+//! The verifier on Google's stored proofs: accepts them for the request
+//! they were made for, and rejects every altered statement or proof with a
+//! typed reason (never a panic).
+
+mod common;
+
+use std::sync::OnceLock;
+
+use longfellow_circuit::CircuitPair;
+use longfellow_mdoc::{
+    CircuitKind, FailedCheck, MdocRequest, ProofFormatError, PublicInputError, Verifier,
+    VerifyError,
+};
+
+const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+const V7_2: &str = "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad";
+const V6_1: &str = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6";
+
+fn pair() -> &'static CircuitPair {
+    static PAIR: OnceLock<CircuitPair> = OnceLock::new();
+    PAIR.get_or_init(|| common::load(V7_1))
+}
+
+fn verify(request: &MdocRequest, proof: &[u8]) -> Result<(), VerifyError> {
+    Verifier::new(pair())
+        .expect("verifier")
+        .verify(request, proof)
+}
+
+fn rejected_in(r: Result<(), VerifyError>, circuit: CircuitKind) -> FailedCheck {
+    match r {
+        Err(VerifyError::Rejected { circuit: c, check }) if c == circuit => check,
+        other => panic!("expected a {circuit} rejection, got {other:?}"),
+    }
+}
+
+#[test]
+fn accepts_the_stored_proof() {
+    let (request, _) = common::request(1);
+    let proof = common::stored_proof(V7_1);
+    verify(&request, &proof).expect("valid");
+    // Another ZkSpec's pair and proof.
+    let v6 = common::load(V6_1);
+    Verifier::new(&v6)
+        .expect("v6 verifier")
+        .verify(&request, &common::stored_proof(V6_1))
+        .expect("v6 valid");
+}
+
+#[test]
+fn statement_changes_are_rejected() {
+    let (request, _) = common::request(1);
+    let proof = common::stored_proof(V7_1);
+
+    // The issuer key and docType only enter the signature circuit, after
+    // the hash circuit's proof has been accepted.
+    let mut r = request.clone();
+    r.issuer_pk.0[31] ^= 1;
+    rejected_in(verify(&r, &proof), CircuitKind::Signature);
+    let mut r = request.clone();
+    r.doc_type = "org.iso.18013.5.1.mDM".into();
+    rejected_in(verify(&r, &proof), CircuitKind::Signature);
+
+    // The SessionTranscript initialises the transcript: every challenge of
+    // the hash circuit changes, so the opened columns do too.
+    let mut r = request.clone();
+    r.transcript[10] ^= 1;
+    assert_eq!(
+        rejected_in(verify(&r, &proof), CircuitKind::Hash),
+        FailedCheck::MerkleRoot
+    );
+
+    // Attribute value and time are hash-circuit public inputs.
+    let mut r = request.clone();
+    r.attributes[0].value_cbor = b"\x6aMustermanm".to_vec();
+    rejected_in(verify(&r, &proof), CircuitKind::Hash);
+    let mut r = request.clone();
+    r.now = *b"2024-10-01T09:00:01Z";
+    rejected_in(verify(&r, &proof), CircuitKind::Hash);
+
+    // A request the circuit cannot express is refused before the proof.
+    let (two, _) = common::request(2);
+    assert!(matches!(
+        verify(&two, &proof),
+        Err(VerifyError::Request(PublicInputError::AttributeCount {
+            expected: 1,
+            got: 2
+        }))
+    ));
+}
+
+#[test]
+fn proofs_for_other_circuits_are_malformed() {
+    let (request, _) = common::request(1);
+    for other in [V7_2, V6_1] {
+        let proof = common::stored_proof(other);
+        assert!(
+            matches!(verify(&request, &proof), Err(VerifyError::Malformed(_))),
+            "proof for {other}"
+        );
+    }
+}
+
+#[test]
+fn altered_proof_bytes_are_rejected() {
+    let (request, _) = common::request(1);
+    let proof = common::stored_proof(V7_1);
+
+    let flip = |at: usize| {
+        let mut p = proof.clone();
+        p[at] ^= 0x01;
+        p
+    };
+    // A MAC tag is a public input of the hash circuit.
+    rejected_in(verify(&request, &flip(5)), CircuitKind::Hash);
+    // The hash commitment root.
+    assert_eq!(
+        rejected_in(verify(&request, &flip(96 + 3)), CircuitKind::Hash),
+        FailedCheck::MerkleRoot
+    );
+    // Somewhere inside the hash proof, and at the signature proof's end
+    // (the last Merkle digest).
+    assert!(verify(&request, &flip(96 + 32 + 40)).is_err());
+    assert!(verify(&request, &flip(proof.len() / 3)).is_err());
+    rejected_in(
+        verify(&request, &flip(proof.len() - 1)),
+        CircuitKind::Signature,
+    );
+
+    // Length changes.
+    assert!(matches!(
+        verify(&request, &proof[..50]),
+        Err(VerifyError::Malformed(ProofFormatError::TruncatedMacs(50)))
+    ));
+    assert!(matches!(
+        verify(&request, &proof[..proof.len() - 1]),
+        Err(VerifyError::Malformed(ProofFormatError::Circuit {
+            circuit: CircuitKind::Signature,
+            ..
+        }))
+    ));
+    let mut longer = proof.clone();
+    longer.push(0);
+    assert!(matches!(
+        verify(&request, &longer),
+        Err(VerifyError::Malformed(ProofFormatError::TrailingBytes(1)))
+    ));
+    assert!(matches!(
+        verify(&request, &[]),
+        Err(VerifyError::Malformed(ProofFormatError::TruncatedMacs(0)))
+    ));
+}
+
+#[test]
+fn arbitrary_mutations_never_panic_and_never_pass() {
+    let (request, _) = common::request(1);
+    let proof = common::stored_proof(V7_1);
+    // A fixed spread of positions and masks over the whole proof.
+    let mut s: u64 = 7;
+    for _ in 0..12 {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let at = (s >> 33) as usize % proof.len();
+        let mask = ((s >> 20) as u8) | 1;
+        let mut p = proof.clone();
+        p[at] ^= mask;
+        assert!(
+            verify(&request, &p).is_err(),
+            "flip {mask:#x} at {at} accepted"
+        );
+    }
+}
