@@ -100,6 +100,7 @@ pub struct MdocBuilder {
     certificate: IssuerCertificate,
     salt_len: usize,
     digest_ids: DigestIds,
+    circuit_limits: bool,
 }
 
 impl MdocBuilder {
@@ -114,6 +115,7 @@ impl MdocBuilder {
             certificate: IssuerCertificate::SelfSigned,
             salt_len: DEFAULT_SALT_LEN,
             digest_ids: DigestIds::Sequential,
+            circuit_limits: true,
         }
     }
 
@@ -226,6 +228,15 @@ impl MdocBuilder {
         self
     }
 
+    /// Issues attributes and MSOs beyond what the circuits can prove (long
+    /// identifiers, a portrait, hundreds of elements): valid ISO 18013-5
+    /// for parser tests, fuzz seeds and the prover's refusal paths. Values
+    /// must still be single well-formed CBOR items.
+    pub fn without_circuit_limits(mut self) -> Self {
+        self.circuit_limits = false;
+        self
+    }
+
     /// Signs the MSO with `issuer`, binds `device` as the device key, signs
     /// DeviceAuthentication over `session_transcript` with it, and returns
     /// the DeviceResponse disclosing every attribute. Salts (and random
@@ -256,7 +267,7 @@ impl MdocBuilder {
             let mut salt = vec![0u8; self.salt_len];
             rng.fill_bytes(&mut salt);
             let bytes = item_bytes(a, digest_id, &salt)?;
-            if bytes.len() > limits::ITEM_BYTES {
+            if self.circuit_limits && bytes.len() > limits::ITEM_BYTES {
                 return Err(not_provable(
                     a,
                     "IssuerSignedItemBytes exceed two SHA-256 blocks (119 bytes)",
@@ -271,7 +282,7 @@ impl MdocBuilder {
 
         let device_xy = device.public_xy();
         let mso = self.tagged_mso(&items, device_xy, valid_from, valid_until)?;
-        if !(limits::MIN_MSO..=limits::MAX_MSO).contains(&mso.len()) {
+        if self.circuit_limits && !(limits::MIN_MSO..=limits::MAX_MSO).contains(&mso.len()) {
             return Err(IssuerError::MsoSize {
                 len: mso.len(),
                 min: limits::MIN_MSO,
@@ -324,17 +335,23 @@ impl MdocBuilder {
         Ok(issued)
     }
 
-    /// Checks every attribute against the circuits' limits.
+    /// Checks every attribute for well-formedness and, unless disabled,
+    /// against the circuits' limits.
     fn check(&self) -> Result<(), IssuerError> {
         if self.attributes.is_empty() {
             return Err(IssuerError::NoAttributes);
         }
         for a in &self.attributes {
-            if a.namespace.is_empty() || a.namespace.len() > limits::NAMESPACE {
+            if a.namespace.is_empty()
+                || (self.circuit_limits && a.namespace.len() > limits::NAMESPACE)
+            {
                 return Err(IssuerError::InvalidNamespace(a.namespace.clone()));
             }
             if !value::is_single_item(&a.value_cbor) {
                 return Err(IssuerError::InvalidValue(a.id.clone()));
+            }
+            if !self.circuit_limits {
+                continue;
             }
             if a.id.is_empty() || a.id.len() > limits::ID {
                 return Err(not_provable(

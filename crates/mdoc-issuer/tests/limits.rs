@@ -141,3 +141,48 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn without_circuit_limits_issues_valid_but_unprovable_credentials() {
+    let portrait = value::bytes(&[0xab; 2000]);
+    let big = (0..300).fold(
+        MdocBuilder::mdl()
+            .without_circuit_limits()
+            .attribute("portrait", portrait.clone())
+            .attribute("family_name_national_character", value::text("Mustermann")),
+        |b, i| b.attribute(&format!("extra_{i}"), value::uint(i)),
+    );
+    let mdoc = build(big).expect("issues");
+    let parsed =
+        longfellow_mdoc_witness::parse_device_response(&mdoc.device_response).expect("parses");
+    assert_eq!(parsed.items.len(), mdoc.attributes.len());
+    let item = parsed
+        .items
+        .iter()
+        .find(|i| i.element_identifier == "portrait")
+        .expect("portrait");
+    assert_eq!(item.element_value, portrait);
+
+    // The prover refuses, each for its reason: the MSO needs more SHA-256
+    // blocks than either circuit holds.
+    let req = request(&mdoc, now(), &["age_over_18"]);
+    for version in [6, 7] {
+        let spec = ZkSpecInfo {
+            version,
+            num_attributes: 1,
+        };
+        assert!(matches!(
+            build_witnesses(&spec, &req, &mdoc.device_response, &KEYS),
+            Err(longfellow_mdoc_witness::MdocError::MsoTooLarge { .. })
+        ));
+    }
+    // Well-formedness is still checked.
+    assert!(matches!(
+        build(
+            MdocBuilder::age_verification()
+                .without_circuit_limits()
+                .attribute("x", vec![0x82])
+        ),
+        Err(IssuerError::InvalidValue(_))
+    ));
+}
