@@ -4,7 +4,7 @@
 //! with (`google/mdoc/cases.json`): IssuerSignedItems as
 //! `{digestID, random, elementIdentifier, elementValue}` in that order (so
 //! elementValue directly follows elementIdentifier, which version 5/6
-//! circuits need), a 16-byte salt, an MSO
+//! circuits need), a 16-byte salt (by default), an MSO
 //! `{version, digestAlgorithm, docType, valueDigests, deviceKeyInfo,
 //! validityInfo}` with tag-0 validity dates and a four-entry COSE_Key, and
 //! both signatures under the `{1: -7}` protected header.
@@ -34,8 +34,9 @@ pub const AV_NAMESPACE: &str = "eu.europa.ec.av.1";
 /// CBOR tag 24: encoded CBOR data item (a byte string holding CBOR).
 const TAG_ENCODED_CBOR: u64 = 24;
 
-/// Circuit limits every issued attribute is held to, so that any of them can
-/// be disclosed with version 6 and version 7 circuits.
+/// Circuit limits every issued attribute is held to (unless
+/// [`MdocBuilder::without_circuit_limits`]), so that any of them can be
+/// disclosed with version 6 and version 7 circuits.
 pub mod limits {
     /// Namespace bytes.
     pub const NAMESPACE: usize = 64;
@@ -120,10 +121,10 @@ impl MdocBuilder {
     }
 
     /// An mDL for a fictional holder (Erika Mustermann, born 1971-09-01),
-    /// with the mandatory short data elements of ISO 18013-5 table 5 that
-    /// fit the circuits and the usual age statements. (portrait,
-    /// driving_privileges and un_distinguishing_sign are left out: the
-    /// first two are too large to disclose.)
+    /// with the mandatory data elements of ISO 18013-5 table 5 except the
+    /// portrait (far beyond the circuits' 64-byte values; add one with
+    /// [`without_circuit_limits`](Self::without_circuit_limits)), and the
+    /// usual age statements.
     pub fn mdl() -> Self {
         let date = |d: &str| value::full_date(d).unwrap_or_default();
         Self::new(MDL_DOC_TYPE, MDL_NAMESPACE)
@@ -138,6 +139,8 @@ impl MdocBuilder {
             .attribute("age_over_18", value::boolean(true))
             .attribute("age_over_21", value::boolean(true))
             .attribute("age_birth_year", value::uint(1971))
+            .attribute("un_distinguishing_sign", value::text("UT"))
+            .attribute("driving_privileges", value::driving_privileges(&["B"]))
     }
 
     /// An EU age-verification attestation stating `age_over_18: true`.

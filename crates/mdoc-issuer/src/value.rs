@@ -54,6 +54,18 @@ pub fn bytes(b: &[u8]) -> Vec<u8> {
     })
 }
 
+/// mDL `driving_privileges`: `[{"vehicle_category_code": c}, …]`, the
+/// smallest valid form (no issue or expiry dates, no codes).
+pub fn driving_privileges(categories: &[&str]) -> Vec<u8> {
+    encode(|e| {
+        e.array(categories.len() as u64)?;
+        for c in categories {
+            e.map(1)?.str("vehicle_category_code")?.str(c)?;
+        }
+        Ok(())
+    })
+}
+
 /// `1004("YYYY-MM-DD")`, checked against the calendar.
 pub fn full_date(date: &str) -> Result<Vec<u8>, IssuerError> {
     parse_full_date(date.as_bytes()).ok_or_else(|| IssuerError::InvalidDate(date.to_owned()))?;
@@ -124,6 +136,10 @@ mod tests {
         d.extend_from_slice(b"1971-09-01");
         assert_eq!(full_date("1971-09-01").expect("valid"), d);
         assert!(full_date("1971-02-29").is_err());
+        let mut dp = vec![0x81, 0xa1, 0x75];
+        dp.extend_from_slice(b"vehicle_category_code");
+        dp.extend_from_slice(&[0x61, b'B']);
+        assert_eq!(driving_privileges(&["B"]), dp);
         assert!(full_date("1971-9-01").is_err());
     }
 
