@@ -387,11 +387,15 @@ impl MdocBuilder {
                 if n > SPACE / 2 {
                     return Err(IssuerError::TooManyAttributes(n));
                 }
+                let mut taken = vec![false; SPACE];
                 let mut ids: Vec<u64> = Vec::with_capacity(n);
                 while ids.len() < n {
-                    let id = u64::from(rng.next_u32() & 0xffff);
-                    if !ids.contains(&id) {
-                        ids.push(id);
+                    let id = (rng.next_u32() & 0xffff) as usize;
+                    if let Some(slot) = taken.get_mut(id) {
+                        if !*slot {
+                            *slot = true;
+                            ids.push(id as u64);
+                        }
                     }
                 }
                 Ok(ids)

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{keys, now, request, transcript, KEYS};
-use longfellow_mdoc_issuer::{value, IssuerError, MdocBuilder, Tdate};
+use longfellow_mdoc_issuer::{value, DigestIds, IssuerError, MdocBuilder, Tdate};
 use longfellow_mdoc_witness::{build_witnesses, ZkSpecInfo};
 use proptest::prelude::*;
 
@@ -148,6 +148,8 @@ fn without_circuit_limits_issues_valid_but_unprovable_credentials() {
     let big = (0..300).fold(
         MdocBuilder::mdl()
             .without_circuit_limits()
+            // 313 random digest IDs: the parser refuses duplicates.
+            .digest_ids(DigestIds::Random)
             .attribute("portrait", portrait.clone())
             .attribute("family_name_national_character", value::text("Mustermann")),
         |b, i| b.attribute(&format!("extra_{i}"), value::uint(i)),
