@@ -126,6 +126,20 @@ impl Options {
     }
 }
 
+/// Runs with the CLI's reporters: text lines on stdout, or (`json`) one
+/// JSON object per check on stdout and the summary line on stderr. The
+/// caller exits with [`Summary::exit_code`].
+pub fn run_to_stdout(opts: &Options, json: bool) -> Summary {
+    if json {
+        run(
+            opts,
+            &mut JsonReporter::new(std::io::stdout().lock(), std::io::stderr()),
+        )
+    } else {
+        run(opts, &mut TextReporter::new(std::io::stdout().lock()))
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Self::new(DEFAULT_VECTORS)

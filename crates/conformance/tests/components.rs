@@ -44,18 +44,11 @@ fn spec_proofs_pass() {
 }
 
 #[test]
-fn isrg_one_circuit_passes_and_dense_binds_pass() {
+fn isrg_one_circuit_and_bind_vectors_pass() {
     let out = run_families(&[Family::IsrgOneCircuit]);
     assert_all_pass(&out, 2);
     let out = run_families(&[Family::IsrgBind]);
-    let passed: Vec<_> = out
-        .results
-        .iter()
-        .filter(|r| r.status == Status::Pass)
-        .collect();
-    // Three dense vectors run; the sparse ones are skipped with a reason.
-    assert_eq!(passed.len(), 3, "{:?}", out.results);
-    assert!(out.results.iter().all(|r| r.status != Status::Fail));
+    assert_all_pass(&out, 9);
 }
 
 #[test]
@@ -72,4 +65,24 @@ fn witness_files_are_rebuilt() {
         "{}",
         out.results[0].reason
     );
+}
+
+/// Every family over the whole vectors directory (the circuit family
+/// recomputes the IDs of 24 files, 8.2 M terms each for the largest; run
+/// with `cargo test --release -- --ignored`). Without a linked mdoc prover
+/// the mdoc families skip; nothing may fail.
+#[test]
+#[ignore = "full vector run: minutes"]
+fn full_run_has_no_failure() {
+    let opts = Options::new(longfellow_testvectors::vectors_dir());
+    let mut out = CollectReporter::default();
+    let summary = run(&opts, &mut out);
+    let failed: Vec<_> = out
+        .results
+        .iter()
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| format!("{} {}: {}", r.family, r.name, r.reason))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert!(summary.passed >= 4 + 2 + 2 + 3 + 24 + 8);
 }

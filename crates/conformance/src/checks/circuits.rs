@@ -35,6 +35,11 @@ pub(crate) fn check(name: &str, bytes: &[u8]) -> Result<Outcome, CheckError> {
         Ok(p) => p,
         Err(e) => return Ok(Outcome::Fail(format!("does not decode: {e}"))),
     };
+    if !pair.source.ids_recomputed {
+        return Ok(Outcome::Fail(
+            "the loader did not recompute the circuit IDs".into(),
+        ));
+    }
     let got = hex::encode(pair.zkspec_hash);
     if got != want {
         return Ok(Outcome::Fail(format!(
