@@ -23,12 +23,17 @@ enum Command {
     /// Inspect and catalog circuit files.
     #[command(subcommand)]
     Circuit(cmd::circuit::CircuitCommand),
+    /// Prove and verify mdoc age proofs (docs/cli-contract.md).
+    #[command(subcommand)]
+    Mdoc(cmd::mdoc::MdocCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Circuit(c) => cmd::circuit::run(c),
+        // Exit codes 0/1/2 per docs/cli-contract.md.
+        Command::Mdoc(c) => return cmd::mdoc::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,194 @@
+//! `longfellow mdoc prove|verify` end to end (docs/cli-contract.md).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+const CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .args(args)
+        .output()
+        .expect("run longfellow")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("longfellow-mdoc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir.join(name)
+}
+
+/// Writes the reference proof's request (family_name of the reference case)
+/// and DeviceResponse; returns their paths.
+fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
+    let cases: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
+        "google/mdoc/cases.json",
+    ))
+    .expect("cases.json");
+    let case = cases
+        .as_array()
+        .expect("array")
+        .iter()
+        .find(|c| c["name"] == CASE)
+        .expect("case");
+    let request = serde_json::json!({
+        "pkx": case["pkx"], "pky": case["pky"],
+        "transcript_hex": case["transcript_hex"],
+        "now": "2024-10-01T09:00:00Z",
+        "doc_type": "org.iso.18013.5.1.mDL",
+        "attributes": [{"namespace": "org.iso.18013.5.1", "id": "family_name",
+                        "value_cbor_hex": value_cbor_hex}],
+    });
+    let req = scratch(&format!("req-{value_cbor_hex}.json"));
+    std::fs::write(&req, request.to_string()).expect("write request");
+    let mdoc = scratch("mdoc.cbor");
+    let bytes = hex::decode(case["mdoc_hex"].as_str().expect("mdoc_hex")).expect("hex");
+    std::fs::write(&mdoc, bytes).expect("write mdoc");
+    (req, mdoc)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn one_line_error(out: &Output, code: i32) {
+    assert_eq!(out.status.code(), Some(code), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+}
+
+#[test]
+fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
+    // "Mustermann", the case's family_name.
+    let (req, mdoc) = inputs("6a4d75737465726d616e6e");
+    let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let proof = scratch("proof.bin");
+    let out = run(&[
+        "mdoc",
+        "prove",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--mdoc",
+        s(&mdoc),
+        "--seed",
+        "42",
+        "--out",
+        s(&proof),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let expected = longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin"));
+    assert!(
+        std::fs::read(&proof).expect("proof") == expected,
+        "proof differs from Google's"
+    );
+
+    let out = run(&[
+        "mdoc",
+        "verify",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--proof",
+        s(&proof),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "valid\n");
+
+    let mut bad = expected.clone();
+    bad[1000] ^= 4;
+    let bad_path = scratch("bad-proof.bin");
+    std::fs::write(&bad_path, bad).expect("write");
+    let out = run(&[
+        "mdoc",
+        "verify",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--proof",
+        s(&bad_path),
+    ]);
+    one_line_error(&out, 1);
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn refusals_exit_1_and_bad_input_exits_2() {
+    let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    // A value the credential does not hold: the prover refuses, writes nothing.
+    let (req, mdoc) = inputs("6a4d75737465726d616e6f");
+    let proof = scratch("refused.bin");
+    let out = run(&[
+        "mdoc",
+        "prove",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--mdoc",
+        s(&mdoc),
+        "--seed",
+        "1",
+        "--out",
+        s(&proof),
+    ]);
+    one_line_error(&out, 1);
+    assert!(!proof.exists());
+
+    // Unreadable request, missing files, a non-circuit file.
+    let junk = scratch("junk.json");
+    std::fs::write(&junk, "{not json").expect("write");
+    let missing = scratch("missing");
+    for args in [
+        vec![
+            "mdoc",
+            "verify",
+            "--circuit",
+            s(&circuit),
+            "--request",
+            s(&junk),
+            "--proof",
+            s(&junk),
+        ],
+        vec![
+            "mdoc",
+            "verify",
+            "--circuit",
+            s(&circuit),
+            "--request",
+            s(&req),
+            "--proof",
+            s(&missing),
+        ],
+        vec![
+            "mdoc",
+            "verify",
+            "--circuit",
+            s(&junk),
+            "--request",
+            s(&req),
+            "--proof",
+            s(&junk),
+        ],
+        vec![
+            "mdoc",
+            "prove",
+            "--circuit",
+            s(&circuit),
+            "--request",
+            s(&req),
+            "--mdoc",
+            s(&missing),
+            "--out",
+            s(&proof),
+        ],
+    ] {
+        one_line_error(&run(&args), 2);
+    }
+    // Usage errors (clap) also exit 2.
+    assert_eq!(run(&["mdoc", "verify"]).status.code(), Some(2));
+}
