@@ -152,3 +152,19 @@ pub(crate) fn sweep(
         )),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::reference_refuses;
+
+    #[test]
+    fn only_version_6_and_below_refuse_the_euav_16_to_19_credentials() {
+        for k in 15..=19 {
+            let name = format!("EUAV_Age_Over_18-mdoc[{k}].json");
+            assert_eq!(reference_refuses(&name, 6), k >= 16, "{name}");
+            assert_eq!(reference_refuses(&name, 5), k >= 16, "{name}");
+            assert!(!reference_refuses(&name, 7), "{name}");
+        }
+        assert!(!reference_refuses("birthdate_1971_09_01-mdoc[3].json", 6));
+    }
+}

@@ -196,3 +196,27 @@ fn check(
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::coordinate;
+
+    #[test]
+    fn coordinates_parse_from_hex_and_decimal_alike() {
+        let mut want = [0u8; 32];
+        want[30] = 0x01;
+        want[31] = 0x02;
+        assert_eq!(coordinate("0x0102"), Some(want));
+        assert_eq!(coordinate("0x102"), Some(want));
+        assert_eq!(coordinate("258"), Some(want));
+        // 2^256 − 1 in decimal fits; 2^256 does not.
+        let max = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+        assert_eq!(coordinate(max), Some([0xff; 32]));
+        let over = "115792089237316195423570985008687907853269984665640564039457584007913129639936";
+        assert_eq!(coordinate(over), None);
+        assert_eq!(coordinate(&format!("0x01{}", "00".repeat(32))), None);
+        assert_eq!(coordinate(""), None);
+        assert_eq!(coordinate("12a"), None);
+        assert_eq!(coordinate("0xzz"), None);
+    }
+}
