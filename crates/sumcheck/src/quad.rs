@@ -45,11 +45,63 @@ pub struct PreparedLayer<F> {
     /// Terms of pair `j` are `g[offsets[j]..offsets[j+1]]`, same for `k`.
     offsets: Vec<usize>,
     g: Vec<u32>,
-    k: Vec<F>,
+    /// Per term, index into `consts`.
+    k: Vec<u32>,
+    /// The layer's distinct coefficients.
+    consts: Vec<F>,
+    /// Per constant, how it multiplies (one, assertion, general).
+    kinds: Vec<ConstKind>,
+}
+
+/// How a coefficient acts, decided once per distinct constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ConstKind {
+    One,
+    Assert,
+    General,
+}
+
+/// Interns coefficients: circuits use few distinct constants, so a term
+/// stores a 4-byte index instead of a field element.
+struct ConstTable<F> {
+    values: Vec<F>,
+    index: WordMap,
+    last: Option<(F, u32)>,
+}
+
+impl<F: Field> ConstTable<F> {
+    fn new() -> Self {
+        Self {
+            values: Vec::new(),
+            index: WordMap::default(),
+            last: None,
+        }
+    }
+
+    fn intern(&mut self, k: F) -> u32 {
+        if let Some((v, i)) = self.last {
+            if v == k {
+                return i;
+            }
+        }
+        let repr = k.to_repr();
+        let i = match self.index.get(repr.as_ref()) {
+            Some(&i) => i,
+            None => {
+                let i = self.values.len() as u32;
+                self.values.push(k);
+                self.index.insert(repr.as_ref().to_vec(), i);
+                i
+            }
+        };
+        self.last = Some((k, i));
+        i
+    }
 }
 
 impl<F: Field> PreparedLayer<F> {
-    /// Groups and sorts `terms` (consumed as scratch) after checking every
+    /// Groups `terms` (reordered in place) by hand pair in Morton order after
+    /// checking every
     /// index against the layer's sizes.
     pub fn new(
         layer: usize,
@@ -67,6 +119,9 @@ impl<F: Field> PreparedLayer<F> {
         if logw > MAX_LOGW {
             return Err(bad("logw", logw as u64, MAX_LOGW as u64));
         }
+        if terms.len() > u32::MAX as usize {
+            return Err(bad("terms", terms.len() as u64, u32::MAX.into()));
+        }
         if nw == 0 || nw > (1usize << logw) {
             return Err(bad("nw", nw as u64, 1u64 << logw));
         }
@@ -82,6 +137,7 @@ impl<F: Field> PreparedLayer<F> {
             }
         }
         sort_terms(terms);
+        let mut table = ConstTable::new();
         let mut hands = Vec::new();
         let mut offsets = Vec::new();
         let mut g = Vec::with_capacity(terms.len());
@@ -93,9 +149,22 @@ impl<F: Field> PreparedLayer<F> {
                 offsets.push(g.len());
             }
             g.push(t.g);
-            k.push(t.k);
+            k.push(table.intern(t.k));
         }
         offsets.push(g.len());
+        let consts = table.values;
+        let kinds = consts
+            .iter()
+            .map(|c| {
+                if *c == F::ONE {
+                    ConstKind::One
+                } else if bool::from(c.is_zero()) {
+                    ConstKind::Assert
+                } else {
+                    ConstKind::General
+                }
+            })
+            .collect();
         Ok(Self {
             logw,
             nw,
@@ -104,6 +173,8 @@ impl<F: Field> PreparedLayer<F> {
             offsets,
             g,
             k,
+            consts,
+            kinds,
         })
     }
 
@@ -116,7 +187,7 @@ impl<F: Field> PreparedLayer<F> {
                     g: self.g[t],
                     h0,
                     h1,
-                    k: self.k[t],
+                    k: self.consts[self.k[t] as usize],
                 });
             }
         }
@@ -151,15 +222,15 @@ impl<F: Field> PreparedLayer<F> {
                 for t in self.offsets[j]..self.offsets[j + 1] {
                     // Constants are public: branching on them is fine, and
                     // most are one.
-                    let k = self.k[t];
-                    if k == F::ONE {
-                        acc[self.g[t] as usize] += prod;
-                    } else if bool::from(k.is_zero()) {
-                        if !bool::from(prod.is_zero()) {
-                            failed.fetch_min(j, core::sync::atomic::Ordering::Relaxed);
+                    let ki = self.k[t] as usize;
+                    match self.kinds[ki] {
+                        ConstKind::One => acc[self.g[t] as usize] += prod,
+                        ConstKind::Assert => {
+                            if !bool::from(prod.is_zero()) {
+                                failed.fetch_min(j, core::sync::atomic::Ordering::Relaxed);
+                            }
                         }
-                    } else {
-                        acc[self.g[t] as usize] += k * prod;
+                        ConstKind::General => acc[self.g[t] as usize] += self.consts[ki] * prod,
                     }
                 }
             }
@@ -184,14 +255,12 @@ impl<F: Field> PreparedLayer<F> {
                 let j = start + i;
                 let mut acc = F::ZERO;
                 for t in self.offsets[j]..self.offsets[j + 1] {
-                    let k = self.k[t];
+                    let ki = self.k[t] as usize;
                     let e = eqg[self.g[t] as usize];
-                    acc += if k == F::ONE {
-                        e
-                    } else if bool::from(k.is_zero()) {
-                        beta * e
-                    } else {
-                        k * e
+                    acc += match self.kinds[ki] {
+                        ConstKind::One => e,
+                        ConstKind::Assert => beta * e,
+                        ConstKind::General => self.consts[ki] * e,
                     };
                 }
                 *v = acc;
@@ -209,6 +278,26 @@ fn sort_terms<F: Field>(terms: &mut [Term<F>]) {
     #[cfg(not(feature = "parallel"))]
     terms.sort_unstable_by_key(|t| morton(t.h0, t.h1));
 }
+
+/// A fast non-cryptographic hasher for constant encodings (public data).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl core::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 =
+                (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+}
+
+type WordMap = std::collections::HashMap<Vec<u8>, u32, core::hash::BuildHasherDefault<WordHasher>>;
 
 /// The quadratic form after binding `g`: sparse `Q[h0, h1]`, distinct
 /// pairs in Morton order of the current (partially bound) indices.
