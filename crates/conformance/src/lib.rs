@@ -25,6 +25,27 @@
 //! The two-circuit mdoc prover lives in another crate; it is plugged in
 //! through [`MdocBackend`] ([`Options::backend`]). Without it the families
 //! that need it are skipped with the reason "mdoc prover not linked".
+//!
+//! # Wiring into `longfellow conformance`
+//!
+//! ```text
+//! longfellow conformance [--vectors DIR] [--json] [--peer-prover CMD]
+//!                        [--peer-verifier CMD] [--seed N] [--timeout SECS]
+//!                        [--family NAME]... [--filter TEXT]
+//! ```
+//!
+//! Build [`Options`] (`vectors` defaults to [`DEFAULT_VECTORS`]; family
+//! names are [`Family::parse`]), set `backend` to an adapter implementing
+//! [`MdocBackend`] over the in-process mdoc prover/verifier (`prove`: refuse
+//! with [`BackendError::Refused`], `verify`: reject with
+//! [`BackendError::Rejected`]), call [`run_to_stdout`] and exit with
+//! [`Summary::exit_code`]. `examples/conformance.rs` is exactly that
+//! without a backend.
+//!
+//! Output: text mode prints `PASS|FAIL|SKIP family name (t s): reason` per
+//! check and the summary line last; `--json` prints one object per check
+//! (`family`, `name`, `status`, `reason`, `seconds`) per line on stdout and
+//! the summary line on stderr.
 #![forbid(unsafe_code)]
 
 pub mod backend;

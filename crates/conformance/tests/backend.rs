@@ -161,3 +161,37 @@ fn the_case_sweep_expects_exactly_the_reference_refusals() {
     let failed_before: Vec<_> = failed.iter().map(|r| &r.name).collect();
     assert_eq!(passed, failed_before);
 }
+
+#[test]
+fn a_peer_provers_proof_is_also_checked_by_our_verifier() {
+    let dir =
+        std::env::temp_dir().join(format!("longfellow-conformance-pv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("stored.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "shift 2\nwhile [ $# -gt 0 ]; do case \"$1\" in --circuit) c=\"$2\";; --out) o=\"$2\";; esac; shift 2; done\nh=$(basename \"$c\"); h=${{h%%.*}}\ncp '{}/google/mdoc/proofs/'\"$h\".bin \"$o\"\n",
+            longfellow_testvectors::vectors_dir().display()
+        ),
+    )
+    .expect("script");
+    let mut o = opts(
+        &[Family::PeerProver],
+        Stand {
+            flip: None,
+            refuse_all: false,
+        },
+    );
+    o.filter = Some("8d079211".into());
+    o.peer_prover = Some(format!("sh {}", script.display()));
+    let mut out = CollectReporter::default();
+    let s = run(&o, &mut out);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!((s.passed, s.failed), (1, 0), "{:?}", out.results);
+    assert!(
+        out.results[0].reason.contains("accepted by our verifier"),
+        "{}",
+        out.results[0].reason
+    );
+}

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use super::cases::{combos, sweep};
 use super::mdoc::{
-    load_cases, mdoc_shape, reference_request, reproduce, stored_proofs, StoredProof, CASES,
-    NOT_LINKED,
+    compare, load_cases, mdoc_shape, reference_request, stored_proofs, StoredProof, CASES,
+    NOT_LINKED, REFERENCE_SEED,
 };
 use crate::backend::{BackendError, MdocBackend, MdocRequest};
 use crate::diff::{diff_mdoc, mdoc_part_offsets, MdocShape};
@@ -77,21 +77,27 @@ fn reproduce_and_verify(
     s: &StoredProof,
     cases: &Path,
 ) -> Result<Outcome, CheckError> {
-    let outcome = reproduce(peer, s, cases)?;
-    // Byte-identical to the stored proof means it verifies wherever the
-    // stored proof does; otherwise our verifier has the last word.
-    if let (Outcome::Fail(why), Some(ours)) = (&outcome, ours) {
-        let all = load_cases(cases)?;
-        let (request, mdoc) = reference_request(&all, s.spec.attributes as usize)?;
-        if let Ok(p) = peer.prove(&s.circuit, &request, &mdoc, None) {
-            let verdict = match ours.verify(&s.circuit, &request, &p) {
-                Ok(()) => "its unseeded proof is accepted by our verifier".to_string(),
-                Err(e) => format!("its unseeded proof is not accepted by our verifier: {e}"),
-            };
-            return Ok(Outcome::Fail(format!("{why}; {verdict}")));
+    let all = load_cases(cases)?;
+    let (request, mdoc) = reference_request(&all, s.spec.attributes as usize)?;
+    let want = read(&s.proof)?;
+    let got = match peer.prove(&s.circuit, &request, &mdoc, Some(REFERENCE_SEED)) {
+        Ok(p) => p,
+        Err(e) => return Ok(Outcome::Fail(format!("{}: {e}", peer.name()))),
+    };
+    let verdict = match ours {
+        None => format!("not checked by our verifier: {NOT_LINKED}"),
+        Some(v) => match v.verify(&s.circuit, &request, &got) {
+            Ok(()) => "accepted by our verifier".to_string(),
+            Err(e) => format!("not accepted by our verifier: {e}"),
+        },
+    };
+    Ok(match compare(&s.circuit, &s.spec, &want, &got)? {
+        None if verdict.starts_with("not accepted") => {
+            Outcome::Fail(format!("stored bytes reproduced but {verdict}"))
         }
-    }
-    Ok(outcome)
+        None => Outcome::Pass(format!("{} proof bytes reproduced; {verdict}", want.len())),
+        Some(d) => Outcome::Fail(format!("first divergence: {d}; the proof is {verdict}")),
+    })
 }
 
 /// The case sweep when we cannot verify: refusals are still checked.
