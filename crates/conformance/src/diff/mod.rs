@@ -11,7 +11,7 @@
 //!
 //! When the actual side does not parse, the first differing byte is located
 //! in the parsed expected side; when the expected side does not parse
-//! either, the offset is placed by the geometry ([`locate`]).
+//! either, the offset is placed by the geometry and the length prefixes alone.
 
 mod component;
 mod locate;
