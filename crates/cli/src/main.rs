@@ -26,6 +26,8 @@ enum Command {
     /// Prove and verify mdoc age proofs (docs/cli-contract.md).
     #[command(subcommand)]
     Mdoc(cmd::mdoc::MdocCommand),
+    /// Issue a synthetic credential, prove age_over_18, verify, and time it.
+    Demo(cmd::demo::DemoArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Command::Circuit(c) => cmd::circuit::run(c),
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
+        Command::Demo(a) => return cmd::demo::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

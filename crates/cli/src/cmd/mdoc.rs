@@ -52,9 +52,16 @@ pub enum MdocCommand {
 }
 
 /// A failure and its exit code.
+#[derive(Debug)]
 pub struct Failure {
     code: u8,
     message: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 fn usage(message: impl std::fmt::Display) -> Failure {

@@ -1,6 +1,7 @@
 //! One module per command group.
 
 pub mod circuit;
+pub mod demo;
 pub mod mdoc;
 
 /// A command failure: printed as one line on stderr, exit code 2.
