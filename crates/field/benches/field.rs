@@ -1,7 +1,7 @@
 //! Multiplication and inversion throughput for the protocol fields.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_field::{Butterfly, Field, Fp256, Gf2_128};
 
 fn fp256_sample(seed: u8) -> Fp256 {
     let mut bytes = [seed; 32];
@@ -37,5 +37,71 @@ fn bench_gf2_128(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_fp256, bench_gf2_128);
+/// Slice kernels against the element-by-element loops they replace, at the
+/// hash circuit's Ligero row width (461) and one FFT level of 4096.
+fn bench_kernels<F: Field>(c: &mut Criterion, name: &str, sample: impl Fn(u64) -> F) {
+    let n = 461;
+    let a: Vec<F> = (0..n).map(|i| sample(2 * i + 1)).collect();
+    let b: Vec<F> = (0..n).map(|i| sample(2 * i + 2)).collect();
+    c.bench_function(&format!("{name}/dot461_loop"), |bench| {
+        bench.iter(|| {
+            black_box(&a)
+                .iter()
+                .zip(black_box(&b))
+                .fold(F::ZERO, |acc, (&x, &y)| acc + x * y)
+        })
+    });
+    c.bench_function(&format!("{name}/dot461_kernel"), |bench| {
+        bench.iter(|| F::dot(black_box(&a), black_box(&b)))
+    });
+    let u = sample(99);
+    let mut y = b.clone();
+    c.bench_function(&format!("{name}/axpy461_loop"), |bench| {
+        bench.iter(|| {
+            for (acc, &x) in y.iter_mut().zip(black_box(&a)) {
+                *acc += u * x;
+            }
+        })
+    });
+    c.bench_function(&format!("{name}/axpy461_kernel"), |bench| {
+        bench.iter(|| F::axpy(black_box(&mut y), u, black_box(&a)))
+    });
+    let mut data: Vec<F> = (0..4096).map(|i| sample(i + 7)).collect();
+    let tw: Vec<F> = (0..2048).map(|i| sample(i + 5000)).collect();
+    for half in [1usize, 64] {
+        c.bench_function(&format!("{name}/level4096_h{half}_loop"), |bench| {
+            bench.iter(|| {
+                for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(&tw) {
+                    let (lo, hi) = chunk.split_at_mut(half);
+                    for (x, z) in lo.iter_mut().zip(hi.iter_mut()) {
+                        Butterfly::Forward.apply(x, z, t);
+                    }
+                }
+            })
+        });
+        c.bench_function(&format!("{name}/level4096_h{half}_kernel"), |bench| {
+            bench.iter(|| F::butterfly_level(black_box(&mut data), half, &tw, Butterfly::Forward))
+        });
+    }
+}
+
+fn bench_all_kernels(c: &mut Criterion) {
+    bench_kernels(c, "gf2_128", |i| {
+        Gf2_128::from_u128((i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835))
+    });
+    c.bench_function("gf2_128/dot461_portable", |bench| {
+        let a: Vec<Gf2_128> = (0..461u128)
+            .map(|i| Gf2_128::from_u128(i * 0x1234_5678_9abc_def1))
+            .collect();
+        bench.iter(|| Gf2_128::dot_portable(black_box(&a), black_box(&a)))
+    });
+    bench_kernels(c, "fp256", |i| {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&i.wrapping_mul(0x9e37_79b9_7f4a_7c15).to_le_bytes());
+        bytes[20] = i as u8;
+        Fp256::from_uniform_bytes(&bytes).unwrap_or(Fp256::ONE)
+    });
+}
+
+criterion_group!(benches, bench_fp256, bench_gf2_128, bench_all_kernels);
 criterion_main!(benches);

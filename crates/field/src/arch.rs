@@ -4,6 +4,8 @@
 //! feature is known to be present, which [`clmul128`] checks first.
 #![allow(unsafe_code)]
 
+use crate::{Butterfly, Gf2_128};
+
 /// Carry-less 128×128 → 256-bit product as (low, high), or `None` when the
 /// CPU lacks a carry-less multiply instruction.
 #[inline(always)]
@@ -31,6 +33,108 @@ pub(crate) fn clmul128(a: u128, b: u128) -> Option<(u128, u128)> {
 /// Whether the hardware path is used (for tests and benchmarks).
 pub(crate) fn has_clmul() -> bool {
     detect::cached()
+}
+
+/// Reduced GF(2^128) product, or `None` without hardware support.
+#[inline(always)]
+pub(crate) fn gf_mul(a: u128, b: u128) -> Option<u128> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            return Some(unsafe { x86::mul(a, b) });
+        }
+    }
+    clmul128(a, b).map(|(lo, hi)| crate::gf2_128::portable::reduce(lo, hi))
+}
+
+// Whole-slice GF(2^128) kernels. Each returns `false` (having done nothing)
+// when there is no vectorised version for this CPU, and the caller then runs
+// its portable loop. One feature check per call; the loop runs inside a
+// `#[target_feature]` function, so every product is inlined.
+
+/// `Σ a_i·b_i` with one reduction at the end.
+#[inline]
+pub(crate) fn gf_dot(a: &[Gf2_128], b: &[Gf2_128]) -> Option<Gf2_128> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            return Some(Gf2_128(unsafe { x86::dot(a, b) }));
+        }
+    }
+    let _ = (a, b);
+    None
+}
+
+/// `y_i ← y_i + u·x_i`.
+#[inline]
+pub(crate) fn gf_axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            unsafe { x86::axpy(y, u.0, x) };
+            return true;
+        }
+    }
+    let _ = (y, u, x);
+    false
+}
+
+/// `x_i ← x_i·y_i`.
+#[inline]
+pub(crate) fn gf_mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            unsafe { x86::mul_assign(x, y) };
+            return true;
+        }
+    }
+    let _ = (x, y);
+    false
+}
+
+/// Butterflies between `lo` and `hi` with one twiddle.
+#[inline]
+pub(crate) fn gf_butterflies(
+    lo: &mut [Gf2_128],
+    hi: &mut [Gf2_128],
+    t: Gf2_128,
+    kind: Butterfly,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            unsafe { x86::butterflies(lo, hi, t.0, kind) };
+            return true;
+        }
+    }
+    let _ = (lo, hi, t, kind);
+    false
+}
+
+/// One FFT level (shape already checked by the caller).
+#[inline]
+pub(crate) fn gf_butterfly_level(
+    data: &mut [Gf2_128],
+    half: usize,
+    twiddles: &[Gf2_128],
+    kind: Butterfly,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_clmul() {
+            // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
+            unsafe { x86::butterfly_level(data, half, twiddles, kind) };
+            return true;
+        }
+    }
+    let _ = (data, half, twiddles, kind);
+    false
 }
 
 /// Whether the build itself targets CPUs with carry-less multiplication.
@@ -100,23 +204,14 @@ mod detect {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use core::arch::x86_64::{__m128i, _mm_clmulepi64_si128, _mm_set_epi64x, _mm_xor_si128};
+    use crate::{Butterfly, Gf2_128};
+    use core::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_set_epi64x, _mm_slli_si128, _mm_srli_si128,
+        _mm_xor_si128,
+    };
 
-    /// # Safety
-    /// The CPU must support PCLMULQDQ and SSE2.
-    #[target_feature(enable = "pclmulqdq,sse2")]
-    pub(super) unsafe fn clmul128(a: u128, b: u128) -> (u128, u128) {
-        let va = _mm_set_epi64x((a >> 64) as i64, a as i64);
-        let vb = _mm_set_epi64x((b >> 64) as i64, b as i64);
-        let lo = _mm_clmulepi64_si128::<0x00>(va, vb);
-        let hi = _mm_clmulepi64_si128::<0x11>(va, vb);
-        let mid = _mm_xor_si128(
-            _mm_clmulepi64_si128::<0x01>(va, vb),
-            _mm_clmulepi64_si128::<0x10>(va, vb),
-        );
-        let (lo, hi, mid) = (to_u128(lo), to_u128(hi), to_u128(mid));
-        (lo ^ (mid << 64), hi ^ (mid >> 64))
-    }
+    /// x^128 ≡ x^7 + x^2 + x + 1, as a 64-bit carry-less multiplier.
+    const POLY: i64 = 0x87;
 
     #[inline(always)]
     fn to_u128(v: __m128i) -> u128 {
@@ -124,6 +219,171 @@ mod x86 {
         // no invalid bit patterns; on little-endian x86_64 lane 0 becomes the
         // low 64 bits.
         unsafe { core::mem::transmute::<__m128i, u128>(v) }
+    }
+
+    #[inline(always)]
+    fn to_vec(v: u128) -> __m128i {
+        // SAFETY: as in `to_u128`, in the other direction.
+        unsafe { core::mem::transmute::<u128, __m128i>(v) }
+    }
+
+    /// Unreduced product as three 128-bit parts (low, middle, high): the
+    /// 256-bit value is `low ⊕ middle·x^64 ⊕ high·x^128`. Products can be
+    /// summed part-wise before a single [`reduce`].
+    ///
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    unsafe fn product(a: __m128i, b: __m128i) -> [__m128i; 3] {
+        let lo = _mm_clmulepi64_si128::<0x00>(a, b);
+        let hi = _mm_clmulepi64_si128::<0x11>(a, b);
+        let mid = _mm_xor_si128(
+            _mm_clmulepi64_si128::<0x01>(a, b),
+            _mm_clmulepi64_si128::<0x10>(a, b),
+        );
+        [lo, mid, hi]
+    }
+
+    /// Reduces a [`product`] (or a sum of them) modulo the field polynomial
+    /// with two more carry-less multiplications by `POLY`.
+    ///
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    unsafe fn reduce([lo, mid, hi]: [__m128i; 3]) -> __m128i {
+        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+        let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+        let poly = _mm_set_epi64x(0, POLY);
+        // hi = h0 + h1·x^64. h1·x^192 ≡ (h1·POLY)·x^64: its low word lands
+        // in lo's top half, its ≤ 7 high bits join h0 at x^128.
+        let t = _mm_clmulepi64_si128::<0x01>(hi, poly);
+        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(t));
+        let h0 = _mm_xor_si128(hi, _mm_srli_si128::<8>(t));
+        // h0·x^128 ≡ h0·POLY, at most 71 bits.
+        _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(h0, poly))
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    unsafe fn mul_vec(a: __m128i, b: __m128i) -> __m128i {
+        reduce(product(a, b))
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn clmul128(a: u128, b: u128) -> (u128, u128) {
+        let [lo, mid, hi] = product(to_vec(a), to_vec(b));
+        let (lo, hi, mid) = (to_u128(lo), to_u128(hi), to_u128(mid));
+        (lo ^ (mid << 64), hi ^ (mid >> 64))
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn mul(a: u128, b: u128) -> u128 {
+        to_u128(mul_vec(to_vec(a), to_vec(b)))
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
+        // Two independent accumulators keep both multipliers busy.
+        let zero = to_vec(0);
+        let mut acc = [[zero; 3]; 2];
+        let mut pairs = a.chunks_exact(2).zip(b.chunks_exact(2));
+        for (x, y) in &mut pairs {
+            for (lane, (xi, yi)) in x.iter().zip(y).enumerate() {
+                let p = product(to_vec(xi.0), to_vec(yi.0));
+                for (s, part) in acc[lane].iter_mut().zip(p) {
+                    *s = _mm_xor_si128(*s, part);
+                }
+            }
+        }
+        let n = a.len().min(b.len());
+        if n % 2 == 1 {
+            let p = product(to_vec(a[n - 1].0), to_vec(b[n - 1].0));
+            for (s, part) in acc[0].iter_mut().zip(p) {
+                *s = _mm_xor_si128(*s, part);
+            }
+        }
+        let sum = [0, 1, 2].map(|i| _mm_xor_si128(acc[0][i], acc[1][i]));
+        to_u128(reduce(sum))
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
+        let u = to_vec(u);
+        for (a, b) in y.iter_mut().zip(x) {
+            a.0 ^= to_u128(mul_vec(u, to_vec(b.0)));
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
+        for (a, b) in x.iter_mut().zip(y) {
+            a.0 = to_u128(mul_vec(to_vec(a.0), to_vec(b.0)));
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn butterflies(
+        lo: &mut [Gf2_128],
+        hi: &mut [Gf2_128],
+        t: u128,
+        kind: Butterfly,
+    ) {
+        let t = to_vec(t);
+        let pairs = lo.iter_mut().zip(hi.iter_mut());
+        // Additions are u128 XORs; only the product uses vector registers.
+        match kind {
+            Butterfly::Forward => {
+                for (a, c) in pairs {
+                    a.0 ^= to_u128(mul_vec(t, to_vec(c.0)));
+                    c.0 ^= a.0;
+                }
+            }
+            Butterfly::Backward => {
+                for (a, c) in pairs {
+                    c.0 ^= a.0;
+                    a.0 ^= to_u128(mul_vec(t, to_vec(c.0)));
+                }
+            }
+            Butterfly::Cross => {
+                for (a, c) in pairs {
+                    let old_c = c.0;
+                    c.0 ^= a.0;
+                    a.0 ^= to_u128(mul_vec(t, to_vec(old_c)));
+                }
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support PCLMULQDQ and SSE2.
+    #[target_feature(enable = "pclmulqdq,sse2")]
+    pub(super) unsafe fn butterfly_level(
+        data: &mut [Gf2_128],
+        half: usize,
+        twiddles: &[Gf2_128],
+        kind: Butterfly,
+    ) {
+        for (chunk, t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+            let (lo, hi) = chunk.split_at_mut(half);
+            butterflies(lo, hi, t.0, kind);
+        }
     }
 }
 

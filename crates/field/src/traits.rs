@@ -148,6 +148,105 @@ pub trait Field:
     fn is_zero(&self) -> Choice {
         self.ct_eq(&Self::ZERO)
     }
+
+    // Slice kernels. The protocol's inner loops (Ligero's dot checks and
+    // responses, Reed–Solomon butterflies) go through these so that a field
+    // can run a whole loop in one specialised routine (one CPU-feature check
+    // per call, reductions deferred across a sum) instead of paying per
+    // element. The defaults are the plain loops; every override must return
+    // exactly the same elements.
+
+    /// `Σ a_i·b_i` over the common prefix of `a` and `b`.
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        a.iter()
+            .zip(b)
+            .fold(Self::ZERO, |acc, (&x, &y)| acc + x * y)
+    }
+
+    /// `y_i ← y_i + u·x_i` over the common prefix.
+    fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
+        for (a, &b) in y.iter_mut().zip(x) {
+            *a += u * b;
+        }
+    }
+
+    /// `x_i ← x_i·y_i` over the common prefix.
+    fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
+        for (a, &b) in x.iter_mut().zip(y) {
+            *a *= b;
+        }
+    }
+
+    /// Applies `kind` with twiddle `t` to every pair `(lo_i, hi_i)` of the
+    /// common prefix (the butterflies of an additive FFT).
+    fn butterflies(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
+        for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+            kind.apply(a, c, t);
+        }
+    }
+
+    /// One level of an additive FFT: `data` is cut into chunks of
+    /// `2·half` elements, and chunk `u` gets [`Self::butterflies`] between
+    /// its two halves with twiddle `twiddles[u]`.
+    ///
+    /// # Panics
+    ///
+    /// If `half` is zero, `data.len()` is not a multiple of `2·half`, or
+    /// there are fewer twiddles than chunks.
+    fn butterfly_level(data: &mut [Self], half: usize, twiddles: &[Self], kind: Butterfly) {
+        check_level(data.len(), half, twiddles.len());
+        for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+            let (lo, hi) = chunk.split_at_mut(half);
+            Self::butterflies(lo, hi, t, kind);
+        }
+    }
+}
+
+/// The three butterflies of the Lin–Chung–Han additive FFT, on a pair
+/// `(a, c)` with twiddle `t`. Written with `+` and `−` so that they are
+/// well defined in any field, though only characteristic 2 makes
+/// [`Butterfly::Backward`] the inverse of [`Butterfly::Forward`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Butterfly {
+    /// `a ← a + t·c`, then `c ← c + a` (with the new `a`).
+    Forward,
+    /// `c ← c + a`, then `a ← a + t·c` (with the new `c`).
+    Backward,
+    /// `(a, c) ← (a + t·c, c + a)`, both from the old values.
+    Cross,
+}
+
+impl Butterfly {
+    /// The butterfly on one pair.
+    #[inline(always)]
+    pub fn apply<F: Field>(self, a: &mut F, c: &mut F, t: F) {
+        match self {
+            Butterfly::Forward => {
+                *a += t * *c;
+                *c += *a;
+            }
+            Butterfly::Backward => {
+                *c += *a;
+                *a += t * *c;
+            }
+            Butterfly::Cross => {
+                let old_c = *c;
+                *c += *a;
+                *a += t * old_c;
+            }
+        }
+    }
+}
+
+/// Shape check shared by every [`Field::butterfly_level`] implementation.
+#[inline]
+pub(crate) fn check_level(len: usize, half: usize, twiddles: usize) {
+    assert!(half > 0, "butterfly half-size must be positive");
+    assert_eq!(len % (2 * half), 0, "butterfly data must be whole chunks");
+    assert!(
+        twiddles >= len / (2 * half),
+        "butterfly level needs one twiddle per chunk"
+    );
 }
 
 /// Inverts every non-zero element of `values` in place with one field

@@ -42,8 +42,10 @@ impl<F: Field> LagrangeMatrix<F> {
     }
 }
 
+/// `Σ a_i·b_i`, through the field's slice kernel (reduction deferred
+/// over the whole sum where the field supports it).
 pub(crate) fn dot<F: Field>(a: &[F], b: &[F]) -> F {
-    a.iter().zip(b).fold(F::ZERO, |acc, (&x, &y)| acc + x * y)
+    F::dot(a, b)
 }
 
 /// `1 / Π_{m≠i}(X_i − X_m)` for every node.

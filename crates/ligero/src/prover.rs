@@ -212,7 +212,7 @@ where
         let block = self.params.block;
         let mut y = self.row(ILDT)[..block].to_vec();
         for (i, &u) in u_ldt.iter().enumerate() {
-            axpy(&mut y, u, &self.row(IW + i)[..block]);
+            F::axpy(&mut y, u, &self.row(IW + i)[..block]);
         }
         y
     }
@@ -226,9 +226,7 @@ where
             let mut a_ext = vec![F::ZERO; p.dblock];
             a_ext[p.r..p.block].copy_from_slice(&a[i * p.w..(i + 1) * p.w]);
             encoder.extend(&mut a_ext);
-            for (x, &t) in a_ext.iter_mut().zip(&self.row(IW + i)[..p.dblock]) {
-                *x *= t;
-            }
+            F::mul_assign_slice(&mut a_ext, &self.row(IW + i)[..p.dblock]);
             a_ext
         });
         let mut y = self.row(IDOT)[..p.dblock].to_vec();
@@ -245,22 +243,18 @@ where
         let p = &self.params;
         let iq = p.iq();
         let mut y = self.row(IQUAD)[..p.dblock].to_vec();
+        let mut term = vec![F::ZERO; p.dblock];
         for (i, &u) in u_quad.iter().enumerate() {
-            let x = &self.row(iq + i)[..p.dblock];
-            let yy = &self.row(iq + p.nqt + i)[..p.dblock];
+            // term = z − x ⊙ y, then y += u·term.
+            term.copy_from_slice(&self.row(iq + i)[..p.dblock]);
+            F::mul_assign_slice(&mut term, &self.row(iq + p.nqt + i)[..p.dblock]);
             let z = &self.row(iq + 2 * p.nqt + i)[..p.dblock];
-            for (k, acc) in y.iter_mut().enumerate() {
-                *acc += u * (z[k] - x[k] * yy[k]);
+            for (t, &zk) in term.iter_mut().zip(z) {
+                *t = zk - *t;
             }
+            F::axpy(&mut y, u, &term);
         }
         y
-    }
-}
-
-/// `y += u·x`.
-fn axpy<F: Field>(y: &mut [F], u: F, x: &[F]) {
-    for (a, &b) in y.iter_mut().zip(x) {
-        *a += u * b;
     }
 }
 

@@ -101,11 +101,11 @@ pub fn verify_with_statement<F: RsField>(
     };
 
     // Low-degree test: the opened columns combine like y_ldt.
-    for j in 0..p.nreq {
-        let mut want = col(ILDT)[j];
-        for (i, &u) in ch.u_ldt.iter().enumerate() {
-            want += u * col(IW + i)[j];
-        }
+    let mut want_ldt = col(ILDT).to_vec();
+    for (i, &u) in ch.u_ldt.iter().enumerate() {
+        F::axpy(&mut want_ldt, u, col(IW + i));
+    }
+    for (j, &want) in want_ldt.iter().enumerate() {
         if want != block_basis.eval(j, &proof.y_ldt) {
             return Err(LigeroError::LowDegreeCheck);
         }
@@ -140,17 +140,19 @@ pub fn verify_with_statement<F: RsField>(
     y_quad[p.block..].copy_from_slice(&proof.y_quad_2);
     let y_quad_at = at_points(&y_quad);
     let iq = p.iq();
-    for (j, &claimed) in y_quad_at.iter().enumerate() {
-        let mut want = col(IQUAD)[j];
-        for (i, &u) in ch.u_quad.iter().enumerate() {
-            let x = col(iq + i)[j];
-            let y = col(iq + p.nqt + i)[j];
-            let z = col(iq + 2 * p.nqt + i)[j];
-            want += u * (z - x * y);
+    let mut want_quad = col(IQUAD).to_vec();
+    let mut term = vec![F::ZERO; p.nreq];
+    for (i, &u) in ch.u_quad.iter().enumerate() {
+        // term = z − x ⊙ y over the opened columns, then want += u·term.
+        term.copy_from_slice(col(iq + i));
+        F::mul_assign_slice(&mut term, col(iq + p.nqt + i));
+        for (t, &z) in term.iter_mut().zip(col(iq + 2 * p.nqt + i)) {
+            *t = z - *t;
         }
-        if want != claimed {
-            return Err(LigeroError::QuadraticCheck);
-        }
+        F::axpy(&mut want_quad, u, &term);
+    }
+    if want_quad != y_quad_at {
+        return Err(LigeroError::QuadraticCheck);
     }
     Ok(())
 }

@@ -23,8 +23,15 @@
 //! Hoeven's truncated Fourier transform that turns each known into the
 //! other unknown. That yields all `N` coefficients; every further block
 //! `ω_{bN} + V_l` is one forward FFT of them.
+//!
+//! Kernels. Every butterfly loop is one call of the field's slice kernels
+//! ([`Field::butterfly_level`], [`Field::butterflies`], [`Field::axpy`]):
+//! `Forward` is the butterfly above, `Backward` its inverse, and `Cross`
+//! maps (lower-coset coefficient, `P_hi` coefficient) to (`P_lo`
+//! coefficient, upper-coset coefficient). GF(2^128) runs each whole loop
+//! with carry-less multiply instructions inlined.
 
-use longfellow_field::{Field, FieldKind};
+use longfellow_field::{Butterfly, Field, FieldKind};
 
 use crate::{check_row_len, check_sizes, RsEncoder, RsError};
 
@@ -85,32 +92,24 @@ impl<F: Field> AdditiveFftEncoder<F> {
         self.twiddles[i][pos >> (i + 1)]
     }
 
+    /// The twiddles of every level-`i` sub-block from point `pos` on.
+    #[inline]
+    fn twiddles_from(&self, i: usize, pos: usize) -> &[F] {
+        &self.twiddles[i][pos >> (i + 1)..]
+    }
+
     /// Coefficients → values: `b` holds the `2^l` novel-basis coefficients of
     /// a polynomial and is overwritten with its values at `ω_{pos..pos+2^l}`.
     fn fft(&self, l: usize, pos: usize, b: &mut [F]) {
         for i in (0..l).rev() {
-            let s = 1usize << i;
-            for (u, chunk) in b.chunks_exact_mut(2 * s).enumerate() {
-                let t = self.twiddle(i, pos + u * 2 * s);
-                let (lo, hi) = chunk.split_at_mut(s);
-                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                    forward(a, c, t);
-                }
-            }
+            F::butterfly_level(b, 1 << i, self.twiddles_from(i, pos), Butterfly::Forward);
         }
     }
 
     /// Values → coefficients; the inverse of [`Self::fft`].
     fn ifft(&self, l: usize, pos: usize, b: &mut [F]) {
         for i in 0..l {
-            let s = 1usize << i;
-            for (u, chunk) in b.chunks_exact_mut(2 * s).enumerate() {
-                let t = self.twiddle(i, pos + u * 2 * s);
-                let (lo, hi) = chunk.split_at_mut(s);
-                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                    backward(a, c, t);
-                }
-            }
+            F::butterfly_level(b, 1 << i, self.twiddles_from(i, pos), Butterfly::Backward);
         }
     }
 
@@ -125,14 +124,10 @@ impl<F: Field> AdditiveFftEncoder<F> {
         let (lo, hi) = b.split_at_mut(s);
         if r <= s {
             // Only the lower half's polynomial P_lo + t·P_hi is needed.
-            for (a, c) in lo.iter_mut().zip(hi.iter()) {
-                *a += t * *c;
-            }
+            F::axpy(lo, t, hi);
             self.fft_prefix(l - 1, pos, r, lo);
         } else {
-            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                forward(a, c, t);
-            }
+            F::butterflies(lo, hi, t, Butterfly::Forward);
             self.fft(l - 1, pos, lo);
             self.fft_prefix(l - 1, pos + s, r - s, hi);
         }
@@ -153,50 +148,19 @@ impl<F: Field> AdditiveFftEncoder<F> {
         if k < s {
             // The upper half of the coefficients is known: push what is known
             // to the lower coset, solve it, then recover the rest.
-            for (a, c) in lo[k..].iter_mut().zip(hi[k..].iter_mut()) {
-                forward(a, c, t);
-            }
+            F::butterflies(&mut lo[k..], &mut hi[k..], t, Butterfly::Forward);
             self.bidirectional(l - 1, pos, k, lo);
-            for (a, c) in lo[..k].iter_mut().zip(hi[..k].iter_mut()) {
-                diagonal(a, c, t);
-            }
+            F::butterflies(&mut lo[..k], &mut hi[..k], t, Butterfly::Cross);
             self.fft(l - 1, pos + s, hi);
         } else {
             // All values on the lower coset are known.
             self.ifft(l - 1, pos, lo);
             let k_hi = k - s;
-            for (a, c) in lo[k_hi..].iter_mut().zip(hi[k_hi..].iter_mut()) {
-                diagonal(a, c, t);
-            }
+            F::butterflies(&mut lo[k_hi..], &mut hi[k_hi..], t, Butterfly::Cross);
             self.bidirectional(l - 1, pos + s, k_hi, hi);
-            for (a, c) in lo[..k_hi].iter_mut().zip(hi[..k_hi].iter_mut()) {
-                backward(a, c, t);
-            }
+            F::butterflies(&mut lo[..k_hi], &mut hi[..k_hi], t, Butterfly::Backward);
         }
     }
-}
-
-/// `(P_lo, P_hi)` coefficient pair → lower/upper-coset coefficient pair.
-#[inline(always)]
-fn forward<F: Field>(a: &mut F, c: &mut F, t: F) {
-    *a += t * *c;
-    *c += *a;
-}
-
-/// Inverse of [`forward`] (characteristic 2: subtraction is addition).
-#[inline(always)]
-fn backward<F: Field>(a: &mut F, c: &mut F, t: F) {
-    *c += *a;
-    *a += t * *c;
-}
-
-/// Given the lower-coset coefficient `a` and `P_hi`'s coefficient `c`,
-/// produces `P_lo`'s coefficient in `a` and the upper-coset one in `c`.
-#[inline(always)]
-fn diagonal<F: Field>(a: &mut F, c: &mut F, t: F) {
-    let hi = *c;
-    *c += *a;
-    *a += t * hi;
 }
 
 /// `Ŵ_i(β_j)` for `i < levels`, `j < 16`, from

@@ -4,14 +4,14 @@
 pub(crate) mod portable;
 mod subfield;
 
-use crate::{Field, FieldKind};
+use crate::{Butterfly, Field, FieldKind};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 /// An element of GF(2^128): bit i of the `u128` is the coefficient of x^i,
 /// and the wire encoding is that `u128` in little-endian order (circuit
 /// field ID 4). Every 16-byte string is a valid encoding.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Gf2_128(u128);
+pub struct Gf2_128(pub(crate) u128);
 
 impl Gf2_128 {
     /// Number of elements in the subfield basis.
@@ -94,10 +94,24 @@ impl Gf2_128 {
 
     #[inline(always)]
     fn mul_elt(&self, rhs: &Self) -> Self {
-        match crate::arch::clmul128(self.0, rhs.0) {
-            Some((lo, hi)) => Self(portable::reduce(lo, hi)),
+        match crate::arch::gf_mul(self.0, rhs.0) {
+            Some(p) => Self(p),
             None => Self(portable::mul(self.0, rhs.0)),
         }
+    }
+
+    /// [`Field::dot`] without carry-less multiply instructions (products
+    /// summed unreduced, one reduction). Exposed so tests and benchmarks can
+    /// compare it against the hardware path.
+    #[doc(hidden)]
+    pub fn dot_portable(a: &[Self], b: &[Self]) -> Self {
+        let (mut lo, mut hi) = (0u128, 0u128);
+        for (x, y) in a.iter().zip(b) {
+            let (l, h) = portable::clmul128(x.0, y.0);
+            lo ^= l;
+            hi ^= h;
+        }
+        Self(portable::reduce(lo, hi))
     }
 }
 
@@ -193,6 +207,46 @@ impl Field for Gf2_128 {
 
     fn from_u64(n: u64) -> Self {
         Self((n & 1) as u128)
+    }
+
+    fn dot(a: &[Self], b: &[Self]) -> Self {
+        crate::arch::gf_dot(a, b).unwrap_or_else(|| Self::dot_portable(a, b))
+    }
+
+    fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
+        if !crate::arch::gf_axpy(y, u, x) {
+            for (a, &b) in y.iter_mut().zip(x) {
+                *a += u * b;
+            }
+        }
+    }
+
+    fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
+        if !crate::arch::gf_mul_assign(x, y) {
+            for (a, &b) in x.iter_mut().zip(y) {
+                *a *= b;
+            }
+        }
+    }
+
+    fn butterflies(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
+        if !crate::arch::gf_butterflies(lo, hi, t, kind) {
+            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                kind.apply(a, c, t);
+            }
+        }
+    }
+
+    fn butterfly_level(data: &mut [Self], half: usize, twiddles: &[Self], kind: Butterfly) {
+        crate::traits::check_level(data.len(), half, twiddles.len());
+        if !crate::arch::gf_butterfly_level(data, half, twiddles, kind) {
+            for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+                let (lo, hi) = chunk.split_at_mut(half);
+                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                    kind.apply(a, c, t);
+                }
+            }
+        }
     }
 
     fn invert(&self) -> CtOption<Self> {

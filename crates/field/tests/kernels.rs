@@ -1,0 +1,183 @@
+//! The slice kernels (`dot`, `axpy`, `mul_assign_slice`, butterflies) must
+//! return exactly what the element-by-element loops return, on every
+//! length (including empty, odd and unequal ones) and for every field. For
+//! GF(2^128) the expected values use the portable product only, so the
+//! carry-less-multiply kernels are compared against independent code.
+#![allow(clippy::unwrap_used)]
+
+use longfellow_field::{Butterfly, Field, Fp128, Fp256, Gf2_128};
+use proptest::prelude::*;
+
+fn gf_vec(len: usize) -> impl Strategy<Value = Vec<Gf2_128>> {
+    prop::collection::vec(
+        prop_oneof![
+            1 => Just(0u128),
+            1 => Just(u128::MAX),
+            8 => any::<u128>(),
+        ]
+        .prop_map(Gf2_128::from_u128),
+        0..=len,
+    )
+}
+
+fn prime_vec<F: Field>(len: usize) -> impl Strategy<Value = Vec<F>> {
+    prop::collection::vec(
+        prop_oneof![
+            1 => Just(F::ZERO),
+            1 => Just(-F::ONE),
+            8 => prop::collection::vec(any::<u8>(), F::SAMPLE_BYTES)
+                .prop_map(|b| F::from_uniform_bytes(&b).unwrap_or(F::ONE)),
+        ],
+        0..=len,
+    )
+}
+
+/// Element-by-element reference with the portable GF(2^128) product.
+fn apply_portable(kind: Butterfly, a: &mut Gf2_128, c: &mut Gf2_128, t: Gf2_128) {
+    match kind {
+        Butterfly::Forward => {
+            *a += t.mul_portable(*c);
+            *c += *a;
+        }
+        Butterfly::Backward => {
+            *c += *a;
+            *a += t.mul_portable(*c);
+        }
+        Butterfly::Cross => {
+            let old_c = *c;
+            *c += *a;
+            *a += t.mul_portable(old_c);
+        }
+    }
+}
+
+const KINDS: [Butterfly; 3] = [Butterfly::Forward, Butterfly::Backward, Butterfly::Cross];
+
+proptest! {
+    #[test]
+    fn gf_dot_matches_portable(a in gf_vec(70), b in gf_vec(70)) {
+        let want = a.iter().zip(&b).fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
+        prop_assert_eq!(Gf2_128::dot(&a, &b), want);
+        prop_assert_eq!(Gf2_128::dot_portable(&a, &b), want);
+    }
+
+    #[test]
+    fn gf_axpy_and_mul_assign_match_portable(y in gf_vec(40), x in gf_vec(40), u in any::<u128>()) {
+        let u = Gf2_128::from_u128(u);
+        let mut got = y.clone();
+        Gf2_128::axpy(&mut got, u, &x);
+        let mut want = y.clone();
+        for (a, b) in want.iter_mut().zip(&x) {
+            *a += u.mul_portable(*b);
+        }
+        prop_assert_eq!(&got, &want);
+
+        let mut got = y.clone();
+        Gf2_128::mul_assign_slice(&mut got, &x);
+        let mut want = y;
+        for (a, b) in want.iter_mut().zip(&x) {
+            *a = a.mul_portable(*b);
+        }
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn gf_butterflies_match_portable(
+        data in gf_vec(64),
+        tw in prop::collection::vec(any::<u128>(), 64),
+        log_half in 0usize..5,
+    ) {
+        let tw: Vec<Gf2_128> = tw.into_iter().map(Gf2_128::from_u128).collect();
+        for kind in KINDS {
+            // Pairs between two slices with one twiddle.
+            let half = data.len() / 2;
+            let mut got = data.clone();
+            let (lo, hi) = got.split_at_mut(half);
+            Gf2_128::butterflies(lo, hi, tw[0], kind);
+            let mut want = data.clone();
+            let (lo, hi) = want.split_at_mut(half);
+            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                apply_portable(kind, a, c, tw[0]);
+            }
+            prop_assert_eq!(&got, &want);
+
+            // A whole level on the largest prefix made of whole chunks.
+            let h = 1usize << log_half;
+            let len = data.len() / (2 * h) * (2 * h);
+            let mut got = data[..len].to_vec();
+            Gf2_128::butterfly_level(&mut got, h, &tw, kind);
+            let mut want = data[..len].to_vec();
+            for (chunk, t) in want.chunks_exact_mut(2 * h).zip(&tw) {
+                let (lo, hi) = chunk.split_at_mut(h);
+                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                    apply_portable(kind, a, c, *t);
+                }
+            }
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn fp256_kernels_match_loops(a in prime_vec::<Fp256>(40), b in prime_vec::<Fp256>(40)) {
+        check_prime_kernels(&a, &b);
+    }
+
+    #[test]
+    fn fp128_kernels_match_loops(a in prime_vec::<Fp128>(40), b in prime_vec::<Fp128>(40)) {
+        check_prime_kernels(&a, &b);
+    }
+}
+
+fn check_prime_kernels<F: Field>(a: &[F], b: &[F]) {
+    let want = a.iter().zip(b).fold(F::ZERO, |acc, (&x, &y)| acc + x * y);
+    assert_eq!(F::dot(a, b), want);
+    let u = a.first().copied().unwrap_or(F::ONE);
+    let mut got = b.to_vec();
+    F::axpy(&mut got, u, a);
+    let want: Vec<F> = b
+        .iter()
+        .enumerate()
+        .map(|(i, &y)| a.get(i).map_or(y, |&x| y + u * x))
+        .collect();
+    assert_eq!(got, want);
+    let mut got = b.to_vec();
+    F::mul_assign_slice(&mut got, a);
+    let want: Vec<F> = b
+        .iter()
+        .enumerate()
+        .map(|(i, &y)| a.get(i).map_or(y, |&x| y * x))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// Long sums: many unreduced products accumulate before the one reduction.
+#[test]
+fn gf_dot_long_vectors() {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for len in [0usize, 1, 2, 3, 1000, 4151] {
+        let a: Vec<Gf2_128> = (0..len)
+            .map(|_| Gf2_128::from_u128(((next() as u128) << 64) | next() as u128))
+            .collect();
+        let b: Vec<Gf2_128> = (0..len)
+            .map(|_| Gf2_128::from_u128(((next() as u128) << 64) | next() as u128))
+            .collect();
+        let want = a
+            .iter()
+            .zip(&b)
+            .fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
+        assert_eq!(Gf2_128::dot(&a, &b), want, "len {len}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "whole chunks")]
+fn butterfly_level_rejects_partial_chunks() {
+    let mut data = vec![Gf2_128::ONE; 6];
+    Gf2_128::butterfly_level(&mut data, 2, &[Gf2_128::ONE; 2], Butterfly::Forward);
+}
