@@ -50,20 +50,41 @@ fn v7_one_attribute_reproduced_and_verified() {
     reproduce(0);
 }
 
+/// One prepared prover makes many proofs; with the same seed, the same bytes.
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+fn a_prover_is_reusable() {
+    let (_, n, hash) = common::PROOFS[0];
+    let pair = common::load(hash);
+    let (request, mdoc) = common::request(n);
+    let prover = Prover::new(&pair).expect("prover");
+    let expected = common::stored_proof(hash);
+    let first = prover
+        .prove(&request, &mdoc, &mut MdocLcg::new(42))
+        .expect("first");
+    let other = prover
+        .prove(&request, &mdoc, &mut MdocLcg::new(43))
+        .expect("other seed");
+    let again = prover
+        .prove(&request, &mdoc, &mut MdocLcg::new(42))
+        .expect("again");
+    assert!(first == expected && again == expected);
+    assert!(other != expected);
+}
+
+#[test]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_two_attributes_reproduced_and_verified() {
     reproduce(1);
 }
 
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_three_attributes_reproduced_and_verified() {
     reproduce(2);
 }
 
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_four_attributes_reproduced_and_verified() {
     reproduce(3);
 }
@@ -74,19 +95,19 @@ fn v6_one_attribute_reproduced_and_verified() {
 }
 
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_two_attributes_reproduced_and_verified() {
     reproduce(5);
 }
 
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_three_attributes_reproduced_and_verified() {
     reproduce(6);
 }
 
 #[test]
-#[ignore = "whole proofs: run with --release -- --include-ignored"]
+#[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_four_attributes_reproduced_and_verified() {
     reproduce(7);
 }
