@@ -23,10 +23,11 @@ use std::time::Instant;
 
 use longfellow_circuit::{load_circuit, Circuit};
 use longfellow_field::{Field, Fp256, Gf2_128};
-use longfellow_ligero::{LigeroError, LigeroParams};
+use longfellow_ligero::{LigeroError, LigeroParams, QuadraticConstraint};
 use longfellow_reed_solomon::RsField;
+use longfellow_sumcheck::{constraints, quadratic_constraints, write_statement, Constraints};
 use longfellow_transcript::Transcript;
-use longfellow_zk::{ZkError, ZkParams, ZkVerifier};
+use longfellow_zk::{ZkError, ZkParams, ZkProof, ZkVerifier};
 
 /// Decimal string → field element through its little-endian integer.
 fn from_decimal<F: Field>(s: &str) -> F {
@@ -88,17 +89,84 @@ fn ecdsa2() -> Spec<Fp256> {
     load("ecdsa2", params, b"ecdsa2_spec_test")
 }
 
-/// Decodes and verifies `bytes` in a fresh transcript.
-fn check<F: RsField>(
-    v: &ZkVerifier<'_, F>,
-    public: &[F],
-    label: &[u8],
-    bytes: &[u8],
-) -> Result<(), ZkError> {
-    let proof = v.read_proof(bytes)?;
-    let mut t = Transcript::new(label);
-    proof.commitment.absorb(&mut t);
-    v.verify(&proof, public, &mut t)
+/// Decodes and verifies mutated proofs against one prepared verifier.
+///
+/// Replaying the sumcheck dominates verification. A mutation that leaves
+/// the root and the sumcheck part unchanged reaches Ligero with the same
+/// transcript state and constraints as the untouched proof, so those are
+/// computed once and Ligero is verified directly from them (`shortcut`);
+/// a spread subset of such cases also runs the full verifier, and both
+/// must reject the same way.
+struct Checker<'a, F> {
+    v: ZkVerifier<'a, F>,
+    public: &'a [F],
+    label: &'a [u8],
+    original: ZkProof<F>,
+    /// Transcript right after the sumcheck of the untouched proof.
+    after_sumcheck: Transcript,
+    constraints: Constraints<F>,
+    quad: Vec<QuadraticConstraint>,
+}
+
+impl<'a, F: RsField> Checker<'a, F> {
+    fn new(spec: &'a Spec<F>) -> Self {
+        let v = ZkVerifier::new(&spec.circuit, spec.params).unwrap();
+        let original = v.read_proof(&spec.proof).unwrap();
+        let mut t = Transcript::new(spec.label);
+        original.commitment.absorb(&mut t);
+        write_statement(&mut t, &spec.circuit, &spec.public);
+        let constraints = constraints(
+            &spec.circuit,
+            &spec.public,
+            &original.sumcheck,
+            None,
+            &mut t,
+        )
+        .unwrap();
+        Self {
+            v,
+            public: &spec.public,
+            label: spec.label,
+            original,
+            after_sumcheck: t,
+            constraints,
+            quad: quadratic_constraints(&spec.circuit),
+        }
+    }
+
+    /// The whole verifier: decode, fresh transcript, verify.
+    fn full(&self, bytes: &[u8]) -> Result<(), ZkError> {
+        let proof = self.v.read_proof(bytes)?;
+        let mut t = Transcript::new(self.label);
+        proof.commitment.absorb(&mut t);
+        self.v.verify(&proof, self.public, &mut t)
+    }
+
+    /// Decodes `bytes`; when only the Ligero part differs from the
+    /// untouched proof, verifies it from the cached state. Returns whether
+    /// the shortcut was taken.
+    fn shortcut(&self, bytes: &[u8]) -> (Result<(), ZkError>, bool) {
+        let proof = match self.v.read_proof(bytes) {
+            Ok(p) => p,
+            Err(e) => return (Err(e), false),
+        };
+        if proof.commitment != self.original.commitment || proof.sumcheck != self.original.sumcheck
+        {
+            let mut t = Transcript::new(self.label);
+            proof.commitment.absorb(&mut t);
+            return (self.v.verify(&proof, self.public, &mut t), false);
+        }
+        let r = longfellow_ligero::verify(
+            self.v.ligero_params(),
+            &proof.commitment,
+            &proof.ligero,
+            &mut self.after_sumcheck.clone(),
+            &self.constraints.linear,
+            &self.constraints.b,
+            &self.quad,
+        );
+        (r.map_err(ZkError::from), true)
+    }
 }
 
 /// The proof's wire sections, derived from the format: sizes from the
@@ -217,11 +285,17 @@ impl Mutation {
 }
 
 /// Masks cycled through: every single bit, all bits, and two patterns.
-const MASKS: [u8; 11] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0xff, 0x5a, 0xa5];
+const MASKS: [u8; 11] = [
+    0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0xff, 0x5a, 0xa5,
+];
 
 /// Flip positions: `target` evenly spread offsets plus, for every section,
 /// its first and last 8 bytes (all of it when it is short).
-fn flip_positions(sections: &[(&'static str, Range<usize>)], len: usize, target: usize) -> Vec<usize> {
+fn flip_positions(
+    sections: &[(&'static str, Range<usize>)],
+    len: usize,
+    target: usize,
+) -> Vec<usize> {
     let mut v: Vec<usize> = (0..target).map(|k| k * len / target).collect();
     for (_, r) in sections {
         v.extend(r.start..(r.start + 8).min(r.end));
@@ -234,7 +308,11 @@ fn flip_positions(sections: &[(&'static str, Range<usize>)], len: usize, target:
 
 /// Truncation lengths: `target` evenly spread, 0, len − 1, and every
 /// section boundary ±1.
-fn truncation_lengths(sections: &[(&'static str, Range<usize>)], len: usize, target: usize) -> Vec<usize> {
+fn truncation_lengths(
+    sections: &[(&'static str, Range<usize>)],
+    len: usize,
+    target: usize,
+) -> Vec<usize> {
     let mut v: Vec<usize> = (0..target).map(|k| k * len / target).collect();
     v.push(len - 1);
     for (_, r) in sections {
@@ -254,9 +332,10 @@ type Tally = BTreeMap<(&'static str, &'static str), BTreeMap<String, usize>>;
 /// mutations that were accepted, panicked, or were rejected for the wrong
 /// reason.
 fn sweep<F: RsField>(spec: &Spec<F>, flips: usize, truncations: usize) -> Tally {
-    let v = ZkVerifier::new(&spec.circuit, spec.params).unwrap();
-    check(&v, &spec.public, spec.label, &spec.proof).expect("untouched proof verifies");
-    let secs = sections(&spec.circuit, v.ligero_params(), &spec.proof);
+    let checker = Checker::new(spec);
+    checker.full(&spec.proof).expect("untouched proof verifies");
+    assert!(checker.shortcut(&spec.proof).0.is_ok());
+    let secs = sections(&spec.circuit, checker.v.ligero_params(), &spec.proof);
     let len = spec.proof.len();
 
     let mut cases: Vec<Mutation> = flip_positions(&secs, len, flips)
@@ -286,14 +365,31 @@ fn sweep<F: RsField>(spec: &Spec<F>, flips: usize, truncations: usize) -> Tally 
                 let Some(&m) = cases.get(i) else { break };
                 let bytes = m.apply(&spec.proof);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    check(&v, &spec.public, spec.label, &bytes)
+                    let (r, took_shortcut) = checker.shortcut(&bytes);
+                    // Every 8th shortcut case is cross-checked in full.
+                    if took_shortcut && i.is_multiple_of(8) {
+                        let full = checker.full(&bytes);
+                        let same = match (&r, &full) {
+                            (Err(a), Err(b)) => variant(a) == variant(b),
+                            _ => false,
+                        };
+                        if !same {
+                            return (r, Some(format!("full verifier disagrees: {full:?}")));
+                        }
+                    }
+                    (r, None)
                 }));
+                let (outcome, disagreement) = match outcome {
+                    Ok((r, d)) => (Ok(r), d),
+                    Err(p) => (Err(p), None),
+                };
                 let (kind, section) = match m {
                     Mutation::Flip { at, .. } => ("flip", section_of(&secs, at)),
                     Mutation::Truncate { len } => ("truncate", section_of(&secs, len)),
                     Mutation::Append { .. } => ("append", "past the end"),
                 };
                 let problem = match (&outcome, m) {
+                    _ if disagreement.is_some() => disagreement,
                     (Err(_), _) => Some("panicked".to_string()),
                     (Ok(Ok(())), _) => Some("accepted".to_string()),
                     (Ok(Err(e)), Mutation::Truncate { .. }) if !is_truncation(e) => {
@@ -376,6 +472,17 @@ fn sections_cover_the_proof() {
     let s = sha256();
     let v = ZkVerifier::new(&s.circuit, s.params).unwrap();
     let secs = sections(&s.circuit, v.ligero_params(), &s.proof);
+    let names: Vec<&str> = secs.iter().map(|(n, _)| *n).collect();
+    for want in [
+        "sumcheck",
+        "y_ldt",
+        "y_dot",
+        "y_quad",
+        "nonces",
+        "column values",
+    ] {
+        assert!(names.contains(&want), "missing section {want}");
+    }
     // Root first; the digest count's value matches the digests' length.
     assert_eq!(secs[0], ("root", 0..32));
     let (_, count) = secs.iter().find(|(n, _)| *n == "digest count").unwrap();
