@@ -105,6 +105,12 @@ pub trait MdocBackend: Send + Sync {
     /// Short name for reports ("longfellow-rs", "peer `cmd`").
     fn name(&self) -> String;
 
+    /// Whether [`Self::prove`] can succeed at all; a verify-only backend
+    /// answers false so that proving checks are skipped up front.
+    fn can_prove(&self) -> bool {
+        true
+    }
+
     /// Proves; returns the mdoc proof bytes.
     fn prove(
         &self,

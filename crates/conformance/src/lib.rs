@@ -53,6 +53,7 @@ mod bytes;
 mod checks;
 pub mod diff;
 mod error;
+pub mod linked;
 pub mod peer;
 mod registry;
 mod report;
@@ -64,6 +65,7 @@ use std::time::Duration;
 
 pub use backend::{Attribute, BackendError, MdocBackend, MdocRequest};
 pub use error::CheckError;
+pub use linked::LinkedVerifier;
 pub use peer::PeerCli;
 pub use registry::{discover, run, run_check, Check, Family, Outcome};
 pub use report::{
@@ -88,7 +90,9 @@ pub struct Options {
     pub families: Vec<Family>,
     /// Run only checks whose name contains this.
     pub filter: Option<String>,
-    /// Our own two-circuit mdoc prover/verifier, when linked.
+    /// Our own two-circuit mdoc prover/verifier. [`Options::new`] links the
+    /// verify-only [`LinkedVerifier`]; the CLI replaces it with a backend
+    /// that also proves.
     pub backend: Option<Arc<dyn MdocBackend>>,
 }
 
@@ -114,7 +118,7 @@ pub const DEFAULT_VECTORS: &str = "../shared/vectors";
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 impl Options {
-    /// Everything on, no peers, no backend.
+    /// Everything on, no peers, our verifier linked (no prover).
     pub fn new(vectors: impl Into<PathBuf>) -> Self {
         Self {
             vectors: vectors.into(),
@@ -124,7 +128,7 @@ impl Options {
             timeout: DEFAULT_TIMEOUT,
             families: Vec::new(),
             filter: None,
-            backend: None,
+            backend: Some(Arc::new(LinkedVerifier::new())),
         }
     }
 

@@ -160,6 +160,7 @@ fn json_objects_carry_the_five_fields_and_the_summary_goes_aside() {
 #[test]
 fn without_a_linked_prover_the_mdoc_families_say_so() {
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    opts.backend = None;
     opts.families = vec![Family::MdocProofs, Family::Cases];
     let mut out = CollectReporter::default();
     let summary = run(&opts, &mut out);

@@ -80,7 +80,7 @@ pub(crate) fn discover(opts: &Options) -> Vec<Check<'static>> {
         Ok(c) => c,
         Err(skip) => return vec![skip],
     };
-    let Some(backend) = opts.backend.clone() else {
+    let Some(backend) = opts.backend.clone().filter(|b| b.can_prove()) else {
         return vec![Check::skip(
             Family::Cases,
             format!("{} case × circuit combinations", combos.len()),
@@ -119,6 +119,7 @@ pub(crate) fn sweep(
     let refuse = reference_refuses(&combo.case.name, combo.spec.version);
     let proof = match prover.prove(&combo.circuit, &request, &combo.case.mdoc, seed) {
         Ok(p) => p,
+        Err(BackendError::Unavailable(m)) => return Ok(Outcome::Skip(m)),
         Err(BackendError::Refused(m)) if refuse => {
             return Ok(Outcome::Pass(format!("refused as the reference does: {m}")))
         }

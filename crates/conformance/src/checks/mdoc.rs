@@ -10,7 +10,7 @@ use longfellow_mdoc_witness::parse_device_response;
 use serde_json::Value;
 
 use super::{file_name, list_dir};
-use crate::backend::{Attribute, MdocBackend, MdocRequest};
+use crate::backend::{Attribute, BackendError, MdocBackend, MdocRequest};
 use crate::diff::{diff_mdoc, MdocShape, ZkShape};
 use crate::error::{read, CheckError};
 use crate::registry::{Check, Family, Outcome};
@@ -24,7 +24,7 @@ pub(crate) const REFERENCE_CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
 pub(crate) const REFERENCE_ATTRIBUTES: [&str; 4] =
     ["family_name", "birth_date", "issue_date", "height"];
 pub(crate) const REFERENCE_SEED: u64 = 42;
-pub(crate) const NOT_LINKED: &str = "mdoc prover not linked";
+pub(crate) use crate::linked::NOT_LINKED;
 
 /// One credential of `cases.json`.
 #[derive(Clone, Debug)]
@@ -259,6 +259,7 @@ pub(crate) fn reproduce(
     let want = read(&s.proof)?;
     let got = match backend.prove(&s.circuit, &request, &mdoc, Some(REFERENCE_SEED)) {
         Ok(p) => p,
+        Err(BackendError::Unavailable(m)) => return Ok(Outcome::Skip(m)),
         Err(e) => return Ok(Outcome::Fail(format!("{}: {e}", backend.name()))),
     };
     Ok(match compare(&s.circuit, &s.spec, &want, &got)? {

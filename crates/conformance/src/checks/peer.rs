@@ -179,6 +179,7 @@ pub(crate) fn discover_verifier(opts: &Options) -> Vec<Check<'static>> {
                 let (request, mdoc) = reference_request(&all, s.spec.attributes as usize)?;
                 let proof = match ours.prove(&s.circuit, &request, &mdoc, opts.seed) {
                     Ok(p) => p,
+                    Err(BackendError::Unavailable(m)) => return Ok(Outcome::Skip(m)),
                     Err(e) => return Ok(Outcome::Fail(format!("our prover: {e}"))),
                 };
                 Ok(accepts(p.as_ref(), &s, &request, &proof, "our proof"))
