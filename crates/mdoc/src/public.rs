@@ -399,3 +399,43 @@ mod tests {
         assert_eq!(v.last(), Some(&9));
     }
 }
+
+#[cfg(test)]
+mod reduction_tests {
+    use super::fp256_le_from_be;
+    use longfellow_field::{Field, Fp256};
+    use proptest::prelude::*;
+
+    /// hi·2^128 + lo computed with field arithmetic (both halves are below
+    /// p, so they decode directly).
+    fn reduce_with_field(be: &[u8; 32]) -> [u8; 32] {
+        let half = |bytes: &[u8]| {
+            let mut le = [0u8; 32];
+            for (o, b) in le.iter_mut().zip(bytes.iter().rev()) {
+                *o = *b;
+            }
+            Fp256::from_bytes(&le).expect("below p")
+        };
+        let mut two_128 = [0u8; 32];
+        two_128[16] = 1;
+        let two_128 = Fp256::from_bytes(&two_128).expect("below p");
+        let v = half(&be[..16]) * two_128 + half(&be[16..]);
+        let mut out = [0u8; 32];
+        v.write_bytes(&mut out);
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn reduction_agrees_with_field_arithmetic(be: [u8; 32]) {
+            prop_assert_eq!(fp256_le_from_be(&be), reduce_with_field(&be));
+        }
+    }
+
+    #[test]
+    fn reduction_at_the_edges() {
+        for be in [[0u8; 32], [0xff; 32], super::P256_P] {
+            assert_eq!(fp256_le_from_be(&be), reduce_with_field(&be));
+        }
+    }
+}

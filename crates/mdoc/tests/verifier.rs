@@ -169,3 +169,36 @@ fn arbitrary_mutations_never_panic_and_never_pass() {
         );
     }
 }
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn stored() -> &'static [u8] {
+        static PROOF: OnceLock<Vec<u8>> = OnceLock::new();
+        PROOF.get_or_init(|| common::stored_proof(V7_1))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Arbitrary bytes are malformed proofs, never a panic.
+        #[test]
+        fn arbitrary_bytes_are_malformed(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
+            let (request, _) = common::request(1);
+            prop_assert!(matches!(verify(&request, &bytes), Err(VerifyError::Malformed(_))));
+        }
+
+        /// Every strict prefix of a valid proof is malformed.
+        #[test]
+        fn truncations_are_malformed(cut in 0usize..360_596) {
+            let (request, _) = common::request(1);
+            let proof = stored();
+            let cut = cut % proof.len();
+            prop_assert!(matches!(
+                verify(&request, &proof[..cut]),
+                Err(VerifyError::Malformed(_))
+            ));
+        }
+    }
+}
