@@ -16,6 +16,12 @@ impl Fp128 {
         self.pow_p_minus_2()
     }
 
+    fn dot_impl(a: &[Self], b: &[Self]) -> Self {
+        a.iter()
+            .zip(b)
+            .fold(Self([0; 2]), |acc, (x, y)| acc + *x * *y)
+    }
+
     #[inline(always)]
     fn mont_mul(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
         Self::MODULUS.mul(a, b)

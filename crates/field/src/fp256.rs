@@ -1,6 +1,6 @@
 //! The P-256 base field, used by the signature circuit.
 
-use crate::limbs::{adc, mac};
+use crate::limbs::{adc, double_mod, mac, select_n, sub_n};
 use crate::prime::prime_field;
 
 prime_field!(
@@ -11,6 +11,18 @@ prime_field!(
     modulus = P,
     field_id = 1
 );
+
+/// 2^320 mod p: the Montgomery residue of 2^64, which turns S·2⁻³²⁰ into
+/// S·2⁻²⁵⁶ in one Montgomery product.
+const TWO_POW_320: [u64; 4] = {
+    let mut x = [1u64, 0, 0, 0];
+    let mut i = 0;
+    while i < 320 {
+        x = double_mod(&x, &P);
+        i += 1;
+    }
+    x
+};
 
 const P: [u64; 4] = [
     0xffff_ffff_ffff_ffff,
@@ -44,6 +56,73 @@ impl Fp256 {
         r.square_times(2) * x1
     }
 
+    /// `Σ a_i·b_i` with one reduction: the 512-bit limb products of the
+    /// Montgomery residues are summed exactly in a 576-bit accumulator
+    /// (any count below 2^64 terms fits), then reduced once. Constant time
+    /// in the values.
+    ///
+    /// With residues ã = aR, b̃ = bR the wanted residue is S·R⁻¹ for
+    /// S = Σ ã·b̃. Five Montgomery steps (m = t₀, as −p⁻¹ ≡ 1) give
+    /// S·2⁻³²⁰ < 2^256 + p; two conditional subtractions make it < p, and
+    /// one product with 2^320 mod p in Montgomery form restores S·2⁻²⁵⁶.
+    fn dot_impl(a: &[Self], b: &[Self]) -> Self {
+        let mut acc = [0u64; 9];
+        for (x, y) in a.iter().zip(b) {
+            let w = Self::wide_mul(&x.0, &y.0);
+            let mut carry = 0;
+            for (s, &wi) in acc.iter_mut().zip(&w) {
+                let (v, c) = adc(*s, wi, carry);
+                *s = v;
+                carry = c;
+            }
+            acc[8] = acc[8].wrapping_add(carry);
+        }
+        // (S + M·p)/2^320, one 64-bit word of M at a time; acc[9] is the
+        // carry out of the top.
+        let mut t = [0u64; 10];
+        t[..9].copy_from_slice(&acc);
+        for i in 0..5 {
+            let m = t[i];
+            let mut carry = 0;
+            for (j, &pj) in P.iter().enumerate() {
+                let (v, c) = mac(t[i + j], m, pj, carry);
+                t[i + j] = v;
+                carry = c;
+            }
+            for limb in t[i + 4..].iter_mut() {
+                let (v, c) = adc(*limb, carry, 0);
+                *limb = v;
+                carry = c;
+            }
+        }
+        let mut v = [t[5], t[6], t[7], t[8]];
+        let mut top = t[9];
+        for _ in 0..2 {
+            let (diff, borrow) = sub_n(&v, &P);
+            // Subtract when (top, v) ≥ p: top set, or no borrow.
+            let take = ((top | (borrow ^ 1)) & 1).wrapping_neg();
+            v = select_n(&v, &diff, take);
+            top &= !take & 1;
+        }
+        Self(Self::mont_mul(&v, &TWO_POW_320))
+    }
+
+    /// The full 512-bit product of two 256-bit integers.
+    #[inline(always)]
+    fn wide_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
+        let mut w = [0u64; 8];
+        for (i, &ai) in a.iter().enumerate() {
+            let mut carry = 0;
+            for (j, &bj) in b.iter().enumerate() {
+                let (lo, hi) = mac(w[i + j], ai, bj, carry);
+                w[i + j] = lo;
+                carry = hi;
+            }
+            w[i + 4] = carry;
+        }
+        w
+    }
+
     /// Montgomery product specialised to the shape of p (constant time).
     ///
     /// The 16 word products are independent (good for the pipeline); then
@@ -58,17 +137,7 @@ impl Fp256 {
     /// instead of 32.
     #[inline(always)]
     fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        // 512-bit product, row by row.
-        let mut w = [0u64; 8];
-        for (i, &ai) in a.iter().enumerate() {
-            let mut carry = 0;
-            for (j, &bj) in b.iter().enumerate() {
-                let (lo, hi) = mac(w[i + j], ai, bj, carry);
-                w[i + j] = lo;
-                carry = hi;
-            }
-            w[i + 4] = carry;
-        }
+        let w = Self::wide_mul(a, b);
         // (low + M·p)/2^256 ≤ p, one word of M at a time with m = t₀.
         let mut t = [w[0], w[1], w[2], w[3]];
         for _ in 0..4 {

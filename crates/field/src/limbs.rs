@@ -226,7 +226,7 @@ impl<const N: usize> Modulus<N> {
 }
 
 /// `2a mod p` for `a < p` (compile-time helper).
-const fn double_mod<const N: usize>(a: &[u64; N], p: &[u64; N]) -> [u64; N] {
+pub(crate) const fn double_mod<const N: usize>(a: &[u64; N], p: &[u64; N]) -> [u64; N] {
     let mut out = [0u64; N];
     let mut carry = 0;
     let mut i = 0;

@@ -160,6 +160,10 @@ macro_rules! prime_field {
                 Self(Self::MODULUS.to_mont(&limbs))
             }
 
+            fn dot(a: &[Self], b: &[Self]) -> Self {
+                Self::dot_impl(a, b)
+            }
+
             fn invert(&self) -> subtle::CtOption<Self> {
                 let inv = self.fermat_inverse();
                 subtle::CtOption::new(inv, !<Self as $crate::Field>::is_zero(self))

@@ -181,3 +181,37 @@ fn butterfly_level_rejects_partial_chunks() {
     let mut data = vec![Gf2_128::ONE; 6];
     Gf2_128::butterfly_level(&mut data, 2, &[Gf2_128::ONE; 2], Butterfly::Forward);
 }
+
+/// The largest residues, many times over: the unreduced accumulator's top
+/// word and both final subtractions are exercised.
+#[test]
+fn fp256_dot_extremes() {
+    let m1 = -Fp256::ONE;
+    let m2 = m1 + m1;
+    for len in [1usize, 2, 3, 17, 5000] {
+        for (x, y) in [(m1, m1), (m1, m2), (m2, Fp256::ONE)] {
+            let a = vec![x; len];
+            let b = vec![y; len];
+            let want = a
+                .iter()
+                .zip(&b)
+                .fold(Fp256::ZERO, |acc, (&p, &q)| acc + p * q);
+            assert_eq!(Fp256::dot(&a, &b), want, "len {len}");
+        }
+    }
+    let mut s = 0x0123_4567_89ab_cdefu64;
+    let a: Vec<Fp256> = (0..3000)
+        .map(|_| {
+            let mut bytes = [0u8; 32];
+            for chunk in bytes.chunks_exact_mut(8) {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                chunk.copy_from_slice(&s.to_le_bytes());
+            }
+            Fp256::from_uniform_bytes(&bytes).unwrap_or(m1)
+        })
+        .collect();
+    let want = a.iter().fold(Fp256::ZERO, |acc, &p| acc + p * p);
+    assert_eq!(Fp256::dot(&a, &a), want);
+}
