@@ -192,3 +192,24 @@ fn refusals_exit_1_and_bad_input_exits_2() {
     // Usage errors (clap) also exit 2.
     assert_eq!(run(&["mdoc", "verify"]).status.code(), Some(2));
 }
+
+#[test]
+fn verify_accepts_every_published_circuit_form() {
+    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
+    for suffix in ["", ".lfa1"] {
+        let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}{suffix}"));
+        let out = run(&[
+            "mdoc",
+            "verify",
+            "--circuit",
+            s(&circuit),
+            "--request",
+            s(&req),
+            "--proof",
+            s(&proof),
+        ]);
+        assert!(out.status.success(), "{suffix}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "valid\n");
+    }
+}
