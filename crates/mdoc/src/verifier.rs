@@ -48,7 +48,10 @@ pub enum FailedCheck {
 impl std::fmt::Display for FailedCheck {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Self::MerkleRoot => "Merkle opening does not match the commitment root",
+            Self::MerkleRoot => {
+                "opened columns do not match the commitment root \
+                 (proof altered, or made for another request)"
+            }
             Self::LowDegree => "Ligero low-degree check failed",
             Self::Dot => "Ligero dot-product check failed",
             Self::Linear => "Ligero linear check failed (sumcheck claims not satisfied)",

@@ -29,7 +29,10 @@ fn verify(request: &MdocRequest, proof: &[u8]) -> Result<(), VerifyError> {
 
 fn rejected_in(r: Result<(), VerifyError>, circuit: CircuitKind) -> FailedCheck {
     match r {
-        Err(VerifyError::Rejected { circuit: c, check }) if c == circuit => check,
+        Err(VerifyError::Rejected { circuit: c, check }) if c == circuit => {
+            eprintln!("rejected: {c}: {check}");
+            check
+        }
         other => panic!("expected a {circuit} rejection, got {other:?}"),
     }
 }
