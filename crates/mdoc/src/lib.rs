@@ -11,6 +11,17 @@
 //! - [`Verifier`]: `Verifier::new(&pair)?.verify(&request, &proof_bytes)`,
 //!   with a typed [`VerifyError`].
 //!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let (request, proof_bytes): (longfellow_mdoc::MdocRequest, Vec<u8>) = todo!();
+//! // Load once (any published form: `<hash>`, `.lfa1`, `.lfa2`) ...
+//! let pair = longfellow_circuit::load_pair(&std::fs::read("circuits/8d07….lfa2")?)?;
+//! let verifier = longfellow_mdoc::Verifier::new(&pair)?;
+//! // ... verify many.
+//! verifier.verify(&request, &proof_bytes)?;
+//! # Ok(()) }
+//! ```
+//!
 //! The prover lives in `longfellow-mdoc-prover`, which adds credential
 //! parsing (`longfellow-mdoc-witness`) on top of this crate.
 //!
