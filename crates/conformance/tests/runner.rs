@@ -177,3 +177,34 @@ fn without_a_linked_prover_the_mdoc_families_say_so() {
         out.results[16].name
     );
 }
+
+#[test]
+fn a_corrupted_witness_file_names_the_input_and_its_meaning() {
+    let h = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+    let dir = Scratch::new("witness");
+    for f in [
+        format!("google/mdoc/circuits/{h}"),
+        format!("google/mdoc/proofs/{h}.bin"),
+        format!("google/mdoc/proofs/{h}_sig_witness.bin"),
+        "google/mdoc/cases.json".to_string(),
+    ] {
+        dir.put(&f, &longfellow_testvectors::read(&f));
+    }
+    // v7 / 1 attribute: 1 + 784 attribute bits + 160 bits of now, then MACs.
+    let mac3 = 1 + 784 + 160 + 3;
+    let mut hash =
+        longfellow_testvectors::read(&format!("google/mdoc/proofs/{h}_hash_witness.bin"));
+    hash[16 * mac3 + 7] ^= 1;
+    dir.put(&format!("google/mdoc/proofs/{h}_hash_witness.bin"), &hash);
+    let mut opts = Options::new(dir.path());
+    opts.families = vec![Family::Witnesses];
+    let mut out = CollectReporter::default();
+    let summary = run(&opts, &mut out);
+    assert_eq!(summary.failed, 1, "{:?}", out.results);
+    let reason = &out.results[0].reason;
+    assert!(
+        reason.contains(&format!("hash witness: input {mac3} (public): MAC tag 3")),
+        "{reason}"
+    );
+    assert!(!reason.contains("sig witness"), "{reason}");
+}

@@ -131,15 +131,56 @@ fn prover_keys() -> [[u128; 2]; 3] {
     std::array::from_fn(|_| [next(), next()])
 }
 
-/// First differing input, as a component.
-fn first_input(want: &[u8], got: &[u8], size: usize, npub: usize) -> Option<String> {
+/// What public input `i` of the signature circuit holds (layout in the
+/// longfellow-mdoc-witness crate docs and the map §3).
+fn sig_input_meaning(i: usize) -> String {
+    match i {
+        0 => "constant 1".into(),
+        1 => "issuer key x".into(),
+        2 => "issuer key y".into(),
+        3 => "device-authentication hash e2".into(),
+        4..=771 => format!("MAC tag {} bit {}", (i - 4) / 128, (i - 4) % 128),
+        772..=899 => format!("a_v bit {}", i - 772),
+        _ => "private witness".into(),
+    }
+}
+
+/// What input `i` of the hash circuit holds: 1, attribute bits, now (160
+/// bits), six MAC tags, a_v, then the private witness.
+fn hash_input_meaning(i: usize, spec: &ZkSpecInfo) -> String {
+    let per_attr = (spec.hash_public_len() - 1 - 160 - 7) / spec.num_attributes.max(1);
+    let attrs_end = 1 + spec.num_attributes * per_attr;
+    let npub = spec.hash_public_len();
+    match i {
+        0 => "constant 1".into(),
+        _ if i < attrs_end => format!(
+            "attribute {} bit {}",
+            (i - 1) / per_attr.max(1),
+            (i - 1) % per_attr.max(1)
+        ),
+        _ if i < attrs_end + 160 => format!("now bit {}", i - attrs_end),
+        _ if i < npub - 1 => format!("MAC tag {}", i - attrs_end - 160),
+        _ if i == npub - 1 => "a_v".into(),
+        _ => "private witness".into(),
+    }
+}
+
+/// First differing input, as a component with its meaning.
+fn first_input(
+    want: &[u8],
+    got: &[u8],
+    size: usize,
+    npub: usize,
+    meaning: impl Fn(usize) -> String,
+) -> Option<String> {
     let i = crate::diff::first_difference(want, got)? / size;
     let c = Component::Input {
         index: i,
         public: i < npub,
     };
     Some(format!(
-        "{c} (inputs: {} expected, {} built)",
+        "{c}: {} (inputs: {} expected, {} built)",
+        meaning(i),
         want.len() / size,
         got.len() / size
     ))
@@ -177,10 +218,18 @@ fn check(
     let sig: Vec<u8> = w.sig.concat();
     let hash: Vec<u8> = w.hash_bytes().flatten().collect();
     let mut fails = Vec::new();
-    if let Some(d) = first_input(&sig_ref, &sig, SIG_INPUT_BYTES, SIG_PUBLIC) {
+    if let Some(d) = first_input(
+        &sig_ref,
+        &sig,
+        SIG_INPUT_BYTES,
+        SIG_PUBLIC,
+        sig_input_meaning,
+    ) {
         fails.push(format!("sig witness: {d}"));
     }
-    if let Some(d) = first_input(&hash_ref, &hash, HASH_INPUT_BYTES, hash_npub) {
+    if let Some(d) = first_input(&hash_ref, &hash, HASH_INPUT_BYTES, hash_npub, |i| {
+        hash_input_meaning(i, &spec)
+    }) {
         fails.push(format!("hash witness: {d}"));
     }
     if fails.is_empty() {
@@ -199,7 +248,37 @@ fn check(
 
 #[cfg(test)]
 mod tests {
-    use super::coordinate;
+    use super::{coordinate, hash_input_meaning, sig_input_meaning};
+    use longfellow_mdoc_witness::ZkSpecInfo;
+
+    #[test]
+    fn public_inputs_are_named_by_the_documented_layout() {
+        assert_eq!(sig_input_meaning(4 + 128 * 5 + 127), "MAC tag 5 bit 127");
+        assert_eq!(sig_input_meaning(772), "a_v bit 0");
+        assert_eq!(sig_input_meaning(900), "private witness");
+        // v7 / 2 attributes: 1 + 2·784 attribute bits, 160 bits of now.
+        let spec = ZkSpecInfo {
+            version: 7,
+            num_attributes: 2,
+        };
+        assert_eq!(hash_input_meaning(1 + 784, &spec), "attribute 1 bit 0");
+        assert_eq!(hash_input_meaning(1 + 2 * 784, &spec), "now bit 0");
+        assert_eq!(
+            hash_input_meaning(1 + 2 * 784 + 160 + 3, &spec),
+            "MAC tag 3"
+        );
+        assert_eq!(hash_input_meaning(1 + 2 * 784 + 160 + 6, &spec), "a_v");
+        assert_eq!(
+            hash_input_meaning(1 + 2 * 784 + 160 + 7, &spec),
+            "private witness"
+        );
+        let v6 = ZkSpecInfo {
+            version: 6,
+            num_attributes: 1,
+        };
+        assert_eq!(hash_input_meaning(776, &v6), "attribute 0 bit 775");
+        assert_eq!(hash_input_meaning(777, &v6), "now bit 0");
+    }
 
     #[test]
     fn coordinates_parse_from_hex_and_decimal_alike() {
