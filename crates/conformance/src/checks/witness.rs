@@ -1,17 +1,24 @@
 //! The witness files of the stored mdoc proofs, rebuilt byte for byte with
 //! longfellow-mdoc-witness from the reference request. The prover MAC keys
 //! are the first 96 bytes of the reference generator (seed 42); the
-//! verifier key a_v comes from the proof transcript, which this check does
-//! not run, so it is read from the stored hash witness (its last public
-//! input) and everything else, MAC tags included, is recomputed.
+//! verifier key a_v is drawn from the transcript after the stored proof's
+//! two commitment roots, as the reference does. Nothing is taken from the
+//! witness files themselves; the rebuilt MAC tags must also equal the ones
+//! at the front of the stored proof.
 
 use std::path::Path;
+
+use longfellow_circuit::load_pair;
+use longfellow_mdoc::{draw_verifier_key, Verifier};
+use longfellow_transcript::Transcript;
 
 use longfellow_mdoc_witness::{
     build_witnesses, MacInputs, MdocRequest as WitnessRequest, RequestedAttribute, ZkSpecInfo,
 };
 
-use super::mdoc::{load_cases, reference_request, stored_proofs, CASES, PROOFS, REFERENCE_SEED};
+use super::mdoc::{
+    load_cases, reference_request, stored_proofs, StoredProof, CASES, PROOFS, REFERENCE_SEED,
+};
 use crate::backend::MdocRequest;
 use crate::diff::Component;
 use crate::error::{read, CheckError};
@@ -44,9 +51,8 @@ pub(crate) fn discover(opts: &Options) -> Vec<Check<'static>> {
             continue;
         }
         let cases = cases.clone();
-        let (version, n) = (s.spec.version, s.spec.attributes as usize);
         out.push(Check::new(Family::Witnesses, name, move |_| {
-            check(&cases, version, n, &sig, &hash)
+            check(&cases, &s, &sig, &hash)
         }));
     }
     out
@@ -186,30 +192,40 @@ fn first_input(
     ))
 }
 
+/// a_v and the MAC tags of a stored proof: a_v is the 16 transcript bytes
+/// after both commitment roots.
+fn stored_keys(s: &StoredProof, transcript: &[u8]) -> Result<(u128, [u128; 6]), CheckError> {
+    let pair = load_pair(&read(&s.circuit)?).map_err(CheckError::component)?;
+    let v = Verifier::new(&pair).map_err(CheckError::component)?;
+    let proof = v
+        .read_proof(&read(&s.proof)?)
+        .map_err(|e| CheckError::Component(format!("stored proof: {e}")))?;
+    let mut t = Transcript::new(transcript);
+    proof.hash.commitment.absorb(&mut t);
+    proof.sig.commitment.absorb(&mut t);
+    Ok((draw_verifier_key(&mut t), proof.macs))
+}
+
 fn check(
     cases: &Path,
-    version: u32,
-    n: usize,
+    s: &StoredProof,
     sig_path: &Path,
     hash_path: &Path,
 ) -> Result<Outcome, CheckError> {
+    let n = s.spec.attributes as usize;
     let cases = load_cases(cases)?;
     let (request, mdoc) = reference_request(&cases, n)?;
     let spec = ZkSpecInfo {
-        version,
+        version: s.spec.version,
         num_attributes: n,
     };
     let sig_ref = read(sig_path)?;
     let hash_ref = read(hash_path)?;
     let hash_npub = spec.hash_public_len();
-    let av_at = HASH_INPUT_BYTES * (hash_npub - 1);
-    let av: [u8; 16] = hash_ref
-        .get(av_at..av_at + HASH_INPUT_BYTES)
-        .and_then(|s| s.try_into().ok())
-        .ok_or_else(|| CheckError::malformed("hash witness", "shorter than its public inputs"))?;
+    let (verifier_key, proof_macs) = stored_keys(s, &request.transcript)?;
     let keys = MacInputs {
         prover_keys: prover_keys(),
-        verifier_key: u128::from_le_bytes(av),
+        verifier_key,
     };
     let w = match build_witnesses(&spec, &witness_request(&request)?, &mdoc, &keys) {
         Ok(w) => w,
@@ -232,9 +248,15 @@ fn check(
     }) {
         fails.push(format!("hash witness: {d}"));
     }
+    if let Some(k) = (0..6).find(|&k| w.macs[k] != proof_macs[k]) {
+        fails.push(format!(
+            "{} differs from the stored proof's",
+            Component::Mac(k)
+        ));
+    }
     if fails.is_empty() {
         Ok(Outcome::Pass(format!(
-            "{} sig and {} hash inputs identical",
+            "{} sig and {} hash inputs identical (a_v drawn after the stored proof's roots; MAC tags match the proof)",
             w.sig.len(),
             w.hash.len()
         )))
