@@ -43,7 +43,7 @@ pub struct PreparedLayer<F> {
     /// Distinct `(h0, h1)` pairs in Morton order.
     hands: Vec<[u32; 2]>,
     /// Terms of pair `j` are `g[offsets[j]..offsets[j+1]]`, same for `k`.
-    offsets: Vec<usize>,
+    offsets: Vec<u32>,
     g: Vec<u32>,
     /// Per term, index into `consts`.
     k: Vec<u32>,
@@ -146,12 +146,12 @@ impl<F: Field> PreparedLayer<F> {
             let h = [t.h0, t.h1];
             if hands.last() != Some(&h) {
                 hands.push(h);
-                offsets.push(g.len());
+                offsets.push(g.len() as u32);
             }
             g.push(t.g);
             k.push(table.intern(t.k));
         }
-        offsets.push(g.len());
+        offsets.push(g.len() as u32);
         let consts = table.values;
         let kinds = consts
             .iter()
@@ -178,11 +178,16 @@ impl<F: Field> PreparedLayer<F> {
         })
     }
 
+    /// Term indices of distinct pair `j`.
+    fn term_range(&self, j: usize) -> core::ops::Range<usize> {
+        self.offsets[j] as usize..self.offsets[j + 1] as usize
+    }
+
     /// Replaces `out` with the layer's terms (in prepared order).
     pub fn terms(&self, out: &mut Vec<Term<F>>) {
         out.clear();
         for (j, &[h0, h1]) in self.hands.iter().enumerate() {
-            for t in self.offsets[j]..self.offsets[j + 1] {
+            for t in self.term_range(j) {
                 out.push(Term {
                     g: self.g[t],
                     h0,
@@ -219,7 +224,7 @@ impl<F: Field> PreparedLayer<F> {
             for j in range {
                 let [h0, h1] = self.hands[j];
                 let prod = w[h0 as usize] * w[h1 as usize];
-                for t in self.offsets[j]..self.offsets[j + 1] {
+                for t in self.term_range(j) {
                     // Constants are public: branching on them is fine, and
                     // most are one.
                     let ki = self.k[t] as usize;
@@ -254,7 +259,7 @@ impl<F: Field> PreparedLayer<F> {
             for (i, v) in vals.iter_mut().enumerate() {
                 let j = start + i;
                 let mut acc = F::ZERO;
-                for t in self.offsets[j]..self.offsets[j + 1] {
+                for t in self.term_range(j) {
                     let ki = self.k[t] as usize;
                     let e = eqg[self.g[t] as usize];
                     acc += match self.kinds[ki] {
