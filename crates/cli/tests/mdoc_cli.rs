@@ -142,6 +142,26 @@ fn refusals_exit_1_and_bad_input_exits_2() {
     // Unreadable request, missing files, a non-circuit file.
     let junk = scratch("junk.json");
     std::fs::write(&junk, "{not json").expect("write");
+    let bad_now = scratch("bad-now.json");
+    let text = std::fs::read_to_string(&req).expect("request");
+    std::fs::write(
+        &bad_now,
+        text.replace("2024-10-01T09:00:00Z", "2024-10-01 09:00:00Z"),
+    )
+    .expect("write");
+    one_line_error(
+        &run(&[
+            "mdoc",
+            "verify",
+            "--circuit",
+            s(&circuit),
+            "--request",
+            s(&bad_now),
+            "--proof",
+            s(&junk),
+        ]),
+        2,
+    );
     let missing = scratch("missing");
     for args in [
         vec![

@@ -116,6 +116,19 @@ fn hex_field(v: &Value, key: &str) -> Result<Vec<u8>, Failure> {
     hex::decode(field(v, key)?).map_err(|e| usage(format!("request: `{key}` is not hex: {e}")))
 }
 
+/// Whether `s` has the shape `YYYY-MM-DDTHH:MM:SSZ` (the circuits compare
+/// these bytes with the MSO's validity dates).
+fn is_timestamp(s: &[u8; 20]) -> bool {
+    const SHAPE: &[u8; 20] = b"dddd-dd-ddTdd:dd:ddZ";
+    s.iter().zip(SHAPE).all(|(c, want)| {
+        if *want == b'd' {
+            c.is_ascii_digit()
+        } else {
+            c == want
+        }
+    })
+}
+
 /// Parses the request JSON of the contract.
 pub fn parse_request(json: &[u8]) -> Result<MdocRequest, Failure> {
     let v: Value =
@@ -131,7 +144,9 @@ pub fn parse_request(json: &[u8]) -> Result<MdocRequest, Failure> {
     let now: [u8; 20] = field(&v, "now")?
         .as_bytes()
         .try_into()
-        .map_err(|_| usage("request: `now` must be YYYY-MM-DDTHH:MM:SSZ (20 bytes)"))?;
+        .ok()
+        .filter(is_timestamp)
+        .ok_or_else(|| usage("request: `now` must be YYYY-MM-DDTHH:MM:SSZ"))?;
     let attributes = v
         .get("attributes")
         .and_then(Value::as_array)
