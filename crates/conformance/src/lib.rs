@@ -23,8 +23,11 @@
 //! [`diff`]), e.g. `hash circuit: sumcheck layer 3, round 5, hand 1 (p0)`.
 //!
 //! The two-circuit mdoc prover lives in another crate; it is plugged in
-//! through [`MdocBackend`] ([`Options::backend`]). Without it the families
-//! that need it are skipped with the reason "mdoc prover not linked".
+//! through [`MdocBackend`] ([`Options::backend`]). By default the
+//! verify-only [`LinkedVerifier`] (longfellow-mdoc's verifier) is linked:
+//! stored proofs and a peer prover's proofs are verified, while byte-exact
+//! reproduction and the case sweep are skipped with the reason "mdoc prover
+//! not linked" until a backend that proves is set.
 //!
 //! # Wiring into `longfellow conformance`
 //!
