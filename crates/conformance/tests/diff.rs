@@ -208,3 +208,52 @@ fn unparseable_expected_bytes_fall_back_to_the_geometry() {
     assert!(!d.parsed);
     assert!(d.to_string().contains("not parsed further"), "{d}");
 }
+
+mod properties {
+    use super::*;
+    use longfellow_conformance::diff::first_difference;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the peer sends (edits, truncation, garbage) and whatever
+        /// the expected side holds, the diff names something at the first
+        /// differing byte and never panics.
+        #[test]
+        fn any_edit_is_located_at_the_first_differing_byte(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+            cut in any::<prop::sample::Index>(),
+            truncate in any::<bool>(),
+            garbage in proptest::collection::vec(any::<u8>(), 0..64),
+            break_expected in any::<bool>(),
+        ) {
+            let f = fixture();
+            let mut expected = f.proof.clone();
+            if break_expected {
+                // Make the expected side unparseable somewhere.
+                let i = cut.index(expected.len());
+                expected[i] ^= 0xff;
+            }
+            let mut actual = expected.clone();
+            for (i, b) in &edits {
+                let i = i.index(actual.len());
+                actual[i] = *b;
+            }
+            if truncate {
+                actual.truncate(cut.index(actual.len()));
+            }
+            actual.extend_from_slice(&garbage);
+            let d = diff_zk::<Gf2_128>(&f.shape, &expected, &actual);
+            match first_difference(&expected, &actual) {
+                None => prop_assert!(d.is_none()),
+                Some(off) => {
+                    let d = d.expect("a difference is reported");
+                    prop_assert_eq!(d.lengths, (expected.len(), actual.len()));
+                    prop_assert!(!d.to_string().is_empty());
+                    prop_assert_eq!(d.offset, off);
+                }
+            }
+        }
+    }
+}
