@@ -195,3 +195,43 @@ fn a_peer_provers_proof_is_also_checked_by_our_verifier() {
         out.results[0].reason
     );
 }
+
+/// Accepts everything.
+struct Lax;
+
+impl MdocBackend for Lax {
+    fn name(&self) -> String {
+        "lax".into()
+    }
+    fn can_prove(&self) -> bool {
+        false
+    }
+    fn prove(
+        &self,
+        _: &Path,
+        _: &MdocRequest,
+        _: &[u8],
+        _: Option<u64>,
+    ) -> Result<Vec<u8>, BackendError> {
+        Err(BackendError::Unavailable("verify only".into()))
+    }
+    fn verify(&self, _: &Path, _: &MdocRequest, _: &[u8]) -> Result<(), BackendError> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_verifier_that_accepts_a_changed_proof_fails_the_verify_check() {
+    let mut o = Options::new(longfellow_testvectors::vectors_dir());
+    o.families = vec![Family::MdocProofs];
+    o.filter = Some("verify v7/1".into());
+    o.backend = Some(Arc::new(Lax));
+    let mut out = CollectReporter::default();
+    let s = run(&o, &mut out);
+    assert_eq!(s.failed, 1, "{:?}", out.results);
+    assert!(
+        out.results[0].reason.contains("also accepted"),
+        "{}",
+        out.results[0].reason
+    );
+}

@@ -238,14 +238,37 @@ pub(crate) fn discover(opts: &Options) -> Vec<Check<'static>> {
                 let cases = load_cases(&c3)?;
                 let (request, _) = reference_request(&cases, s.spec.attributes as usize)?;
                 let proof = read(&s.proof)?;
-                Ok(match backend.verify(&s.circuit, &request, &proof) {
-                    Ok(()) => Outcome::Pass(format!("stored proof ({} B) accepted", proof.len())),
-                    Err(e) => Outcome::Fail(format!("stored proof not accepted: {e}")),
-                })
+                verify_stored(backend.as_ref(), &s.circuit, &request, &proof)
             },
         ));
     }
     out
+}
+
+/// The stored proof must be accepted, and (so that acceptance means
+/// something) a copy with one byte changed in the middle must be rejected.
+fn verify_stored(
+    backend: &dyn MdocBackend,
+    circuit: &Path,
+    request: &MdocRequest,
+    proof: &[u8],
+) -> Result<Outcome, CheckError> {
+    if let Err(e) = backend.verify(circuit, request, proof) {
+        return Ok(Outcome::Fail(format!("stored proof not accepted: {e}")));
+    }
+    let at = proof.len() / 2;
+    let mut bad = proof.to_vec();
+    if let Some(b) = bad.get_mut(at) {
+        *b ^= 0x01;
+    }
+    Ok(match backend.verify(circuit, request, &bad) {
+        Err(BackendError::Rejected(_)) => Outcome::Pass(format!(
+            "stored proof ({} B) accepted; copy with byte {at} changed rejected",
+            proof.len()
+        )),
+        Ok(()) => Outcome::Fail(format!("a copy with byte {at} changed is also accepted")),
+        Err(e) => Outcome::Fail(format!("a copy with byte {at} changed: {e}")),
+    })
 }
 
 /// Proves the stored proof's request with seed 42 and compares.
