@@ -38,6 +38,7 @@ pub use eq::{eq2_table, eq_table, log2_ceil};
 pub use error::SumcheckError;
 pub use ligero_types::{LinearTerm, QuadraticConstraint};
 pub use pad::{committed_witness, layer_pad_len, pad_len, quadratic_constraints, witness_len, Pad};
+pub use par::Scatter;
 pub use poly::{Lagrange, RoundPoly};
 pub use proof::{LayerProof, SumcheckProof};
 pub use prover::{Evaluation, Prover, ProverOutput};
