@@ -4,13 +4,15 @@
 //! ```text
 //! cargo run --release -p longfellow-conformance --example conformance -- \
 //!     [--vectors DIR] [--json] [--peer-prover CMD] [--peer-verifier CMD] \
-//!     [--seed N] [--timeout SECS] [--family NAME]... [--filter TEXT]
+//!     [--seed N] [--timeout SECS] [--family NAME]... [--filter TEXT] \
+//!     [--verify-only | --no-backend]
 //! ```
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
-use longfellow_conformance::{run_to_stdout, Family, Options};
+use longfellow_conformance::{run_to_stdout, Family, LinkedVerifier, Options};
 
 fn usage(msg: &str) -> ExitCode {
     eprintln!("conformance: {msg}");
@@ -22,8 +24,13 @@ fn main() -> ExitCode {
     let mut json = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        if a == "--json" {
-            json = true;
+        match a.as_str() {
+            "--json" => json = true,
+            "--verify-only" => opts.backend = Some(Arc::new(LinkedVerifier::new())),
+            "--no-backend" => opts.backend = None,
+            _ => {}
+        }
+        if ["--json", "--verify-only", "--no-backend"].contains(&a.as_str()) {
             continue;
         }
         let Some(v) = args.next() else {

@@ -23,11 +23,11 @@
 //! [`diff`]), e.g. `hash circuit: sumcheck layer 3, round 5, hand 1 (p0)`.
 //!
 //! The two-circuit mdoc prover lives in another crate; it is plugged in
-//! through [`MdocBackend`] ([`Options::backend`]). By default the
-//! verify-only [`LinkedVerifier`] (longfellow-mdoc's verifier) is linked:
-//! stored proofs and a peer prover's proofs are verified, while byte-exact
-//! reproduction and the case sweep are skipped with the reason "mdoc prover
-//! not linked" until a backend that proves is set.
+//! through [`MdocBackend`] ([`Options::backend`]). By default [`Linked`]
+//! (longfellow-mdoc-prover and longfellow-mdoc's verifier, in process) is
+//! used; with the verify-only [`LinkedVerifier`] byte-exact reproduction and
+//! the case sweep are skipped with the reason "mdoc prover not linked", and
+//! with `None` everything that needs a backend is.
 //!
 //! # Wiring into `longfellow conformance`
 //!
@@ -38,12 +38,9 @@
 //! ```
 //!
 //! Build [`Options`] (`vectors` defaults to [`DEFAULT_VECTORS`]; family
-//! names are [`Family::parse`]), set `backend` to an adapter implementing
-//! [`MdocBackend`] over the in-process mdoc prover/verifier (`prove`: refuse
-//! with [`BackendError::Refused`], `verify`: reject with
-//! [`BackendError::Rejected`]), call [`run_to_stdout`] and exit with
-//! [`Summary::exit_code`]. `examples/conformance.rs` is exactly that
-//! without a backend.
+//! names are [`Family::parse`]; the default backend is already the
+//! in-process [`Linked`]), call [`run_to_stdout`] and exit with
+//! [`Summary::exit_code`]. `examples/conformance.rs` is exactly that.
 //!
 //! Output: text mode prints `PASS|FAIL|SKIP family name (t s): reason` per
 //! check and the summary line last; `--json` prints one object per check
@@ -68,7 +65,7 @@ use std::time::Duration;
 
 pub use backend::{Attribute, BackendError, MdocBackend, MdocRequest};
 pub use error::CheckError;
-pub use linked::LinkedVerifier;
+pub use linked::{Linked, LinkedVerifier};
 pub use peer::PeerCli;
 pub use registry::{discover, run, run_check, Check, Family, Outcome};
 pub use report::{
@@ -93,9 +90,8 @@ pub struct Options {
     pub families: Vec<Family>,
     /// Run only checks whose name contains this.
     pub filter: Option<String>,
-    /// Our own two-circuit mdoc prover/verifier. [`Options::new`] links the
-    /// verify-only [`LinkedVerifier`]; the CLI replaces it with a backend
-    /// that also proves.
+    /// Our own two-circuit mdoc prover/verifier: [`Linked`] by default;
+    /// [`LinkedVerifier`] to verify only; `None` to skip what needs it.
     pub backend: Option<Arc<dyn MdocBackend>>,
 }
 
@@ -121,7 +117,7 @@ pub const DEFAULT_VECTORS: &str = "../shared/vectors";
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 impl Options {
-    /// Everything on, no peers, our verifier linked (no prover).
+    /// Everything on, no peers, our prover and verifier linked.
     pub fn new(vectors: impl Into<PathBuf>) -> Self {
         Self {
             vectors: vectors.into(),
@@ -131,7 +127,7 @@ impl Options {
             timeout: DEFAULT_TIMEOUT,
             families: Vec::new(),
             filter: None,
-            backend: Some(Arc::new(LinkedVerifier::new())),
+            backend: Some(Arc::new(Linked::new())),
         }
     }
 

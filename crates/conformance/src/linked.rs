@@ -1,8 +1,10 @@
-//! The in-process verifier of longfellow-mdoc as an [`MdocBackend`] that
-//! verifies but does not prove (the two-circuit prover is linked by the
-//! command-line tool when it exists). It is the default backend, so stored
-//! proofs and a peer prover's proofs are checked by our verifier even
-//! before the prover is wired in.
+//! The in-process mdoc verifier (longfellow-mdoc) and prover
+//! (longfellow-mdoc-prover) as [`MdocBackend`]s.
+//!
+//! [`LinkedVerifier`] verifies but does not prove; [`Linked`] does both.
+//! [`crate::Options::new`] uses [`Linked`]; a caller that wants to test only
+//! the verifier (or a peer prover against our verifier without spending
+//! time on our own proofs) sets [`LinkedVerifier`].
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -10,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use longfellow_circuit::{load_pair, CircuitPair};
 use longfellow_mdoc::public::parse_coordinate;
 use longfellow_mdoc::{MdocRequest as RpRequest, RequestedAttribute, Verifier, VerifyError};
+use longfellow_mdoc_prover::{ProveError, Prover};
+use longfellow_random::{MdocLcg, OsRng, RngCore};
 
 use crate::backend::{BackendError, MdocBackend, MdocRequest};
 
@@ -104,5 +108,59 @@ impl MdocBackend for LinkedVerifier {
             Err(e @ VerifyError::Internal { .. }) => Err(BackendError::Crashed(e.to_string())),
             Err(e) => Err(BackendError::Rejected(e.to_string())),
         }
+    }
+}
+
+/// Prover and verifier linked in process.
+#[derive(Debug, Default)]
+pub struct Linked {
+    verifier: LinkedVerifier,
+}
+
+impl Linked {
+    /// Prover and verifier with an empty circuit cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl MdocBackend for Linked {
+    fn name(&self) -> String {
+        "longfellow-rs".into()
+    }
+
+    fn prove(
+        &self,
+        circuit: &Path,
+        request: &MdocRequest,
+        mdoc: &[u8],
+        seed: Option<u64>,
+    ) -> Result<Vec<u8>, BackendError> {
+        let pair = self.verifier.pair(circuit)?;
+        let prover = Prover::new(&pair).map_err(|e| BackendError::Usage(e.to_string()))?;
+        let request = rp_request(request)?;
+        let mut lcg;
+        let mut os = OsRng;
+        let rng: &mut dyn RngCore = match seed {
+            Some(s) => {
+                lcg = MdocLcg::new(s);
+                &mut lcg
+            }
+            None => &mut os,
+        };
+        prover.prove(&request, mdoc, rng).map_err(|e| match e {
+            ProveError::Refused(m) => BackendError::Refused(m.to_string()),
+            ProveError::Circuit(c) => BackendError::Usage(c.to_string()),
+            other => BackendError::Crashed(other.to_string()),
+        })
+    }
+
+    fn verify(
+        &self,
+        circuit: &Path,
+        request: &MdocRequest,
+        proof: &[u8],
+    ) -> Result<(), BackendError> {
+        self.verifier.verify(circuit, request, proof)
     }
 }

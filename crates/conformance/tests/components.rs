@@ -69,12 +69,16 @@ fn witness_files_are_rebuilt() {
 
 /// Every family over the whole vectors directory (the circuit family
 /// recomputes the IDs of 24 files, 8.2 M terms each for the largest; run
-/// with `cargo test --release -- --ignored`). Without a linked mdoc prover
-/// the mdoc families skip; nothing may fail.
+/// with `cargo test --release -- --ignored`). With only our verifier
+/// linked, reproduction and the case sweep skip; nothing may fail.
 #[test]
 #[ignore = "full vector run: about 30 s with the optimised dev profile"]
 fn full_run_has_no_failure() {
-    let opts = Options::new(longfellow_testvectors::vectors_dir());
+    let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    // Proving every stored proof and sweeping 176 cases belongs to the CLI.
+    opts.backend = Some(std::sync::Arc::new(
+        longfellow_conformance::LinkedVerifier::new(),
+    ));
     let mut out = CollectReporter::default();
     let summary = run(&opts, &mut out);
     let failed: Vec<_> = out

@@ -1,8 +1,11 @@
-//! The default backend verifies with longfellow-mdoc and does not prove:
-//! Google's stored proof is accepted, a copy with one changed byte is
-//! rejected, and the proving checks are skipped with the reason.
+//! The in-process backends: the verify-only one accepts Google's stored
+//! proof, rejects a copy with one changed byte and skips proving with the
+//! reason; the default one (prover linked) reproduces the stored v7 proof
+//! byte for byte with seed 42.
 
 use std::path::PathBuf;
+
+use std::sync::Arc;
 
 use longfellow_conformance::{
     run, BackendError, CollectReporter, Family, LinkedVerifier, MdocBackend, MdocRequest, Options,
@@ -14,6 +17,7 @@ const HASH: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae401618
 #[test]
 fn stored_proof_is_verified_and_reproduction_is_skipped() {
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    opts.backend = Some(Arc::new(LinkedVerifier::new()));
     opts.families = vec![Family::MdocProofs, Family::Cases];
     opts.filter = Some("v7/1 8d079211".into());
     let mut out = CollectReporter::default();
@@ -81,4 +85,18 @@ fn a_changed_byte_or_request_is_rejected() {
         v.prove(&circuit, &request, b"", Some(42)),
         Err(BackendError::Unavailable(_))
     ));
+}
+
+#[test]
+fn the_linked_prover_reproduces_the_stored_v7_proof() {
+    let mut opts = Options::new(longfellow_testvectors::vectors_dir());
+    opts.families = vec![Family::MdocProofs];
+    opts.filter = Some("reproduce v7/1 8d079211".into());
+    let mut out = CollectReporter::default();
+    let summary = run(&opts, &mut out);
+    assert_eq!(out.results.len(), 1);
+    assert_eq!(summary.passed, 1, "{}", out.results[0].reason);
+    assert!(out.results[0]
+        .reason
+        .contains("360596 proof bytes reproduced"));
 }
