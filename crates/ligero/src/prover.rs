@@ -113,9 +113,12 @@ where
         for nonce in &mut nonces {
             rng.fill_bytes(nonce);
         }
-        let leaves = map_indices(p.leaves, |j| {
-            column_leaf(&nonces[j], &tableau, p.block_enc, p.dblock + j)
+        let groups = map_indices(p.leaves.div_ceil(LEAF_GROUP), |g| {
+            let first = g * LEAF_GROUP;
+            let end = (first + LEAF_GROUP).min(p.leaves);
+            column_leaves(&nonces[first..end], &tableau, p, first)
         });
+        let leaves: Vec<[u8; 32]> = groups.into_iter().flatten().collect();
         let tree = MerkleTree::try_new(leaves)?;
         let commitment = LigeroCommitment { root: tree.root() };
         let prover = Self {
@@ -313,14 +316,37 @@ fn fill_messages<F: Field, R: RngCore + ?Sized>(
     }
 }
 
-/// `SHA-256(nonce ‖ column c of every row)`, full-field encodings.
-fn column_leaf<F: Field>(nonce: &[u8; 32], tableau: &[F], block_enc: usize, c: usize) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(nonce);
-    for e in tableau[c..].iter().step_by(block_enc) {
-        h.update(e.to_repr().as_ref());
+/// Committed columns hashed per task: a group of adjacent columns shares
+/// each row's cache lines, so the row-major tableau is read once overall
+/// instead of once per column.
+const LEAF_GROUP: usize = 8;
+
+/// `SHA-256(nonce ‖ column c of every row)` (full-field encodings) for the
+/// committed columns `first..first + nonces.len()`: each column is gathered
+/// into a buffer, then hashed in one call.
+fn column_leaves<F: Field>(
+    nonces: &[[u8; 32]],
+    tableau: &[F],
+    p: &LigeroParams,
+    first: usize,
+) -> Vec<[u8; 32]> {
+    let start = p.dblock + first;
+    let mut columns = vec![Vec::with_capacity(p.nrow * F::BYTES); nonces.len()];
+    for row in tableau.chunks_exact(p.block_enc) {
+        for (column, e) in columns.iter_mut().zip(&row[start..start + nonces.len()]) {
+            column.extend_from_slice(e.to_repr().as_ref());
+        }
     }
-    h.finalize().into()
+    nonces
+        .iter()
+        .zip(&columns)
+        .map(|(nonce, column)| {
+            let mut h = Sha256::new();
+            h.update(nonce);
+            h.update(column);
+            h.finalize().into()
+        })
+        .collect()
 }
 
 #[cfg(test)]
