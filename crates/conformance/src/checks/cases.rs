@@ -62,9 +62,11 @@ pub(crate) fn combos(opts: &Options, family: Family) -> Result<Vec<Combo>, Check
         let reason = e.to_string();
         Check::new(family, "cases.json", move |_| Ok(Outcome::Fail(reason)))
     })?;
+    // Circuit-major, so that a backend caching the last decoded pair
+    // decodes each pair once.
     let mut out = Vec::new();
-    for case in cases {
-        for (_, spec, circuit) in &circuits {
+    for (_, spec, circuit) in &circuits {
+        for case in &cases {
             out.push(Combo {
                 case: case.clone(),
                 spec: *spec,
