@@ -52,6 +52,11 @@ pub enum MdocError {
     /// elementIdentifier in the IssuerSignedItem.
     #[error("attribute `{id}`: elementValue does not directly follow elementIdentifier, which circuit versions 5 and 6 require")]
     AttributeOrderUnsupported { id: String },
+    /// The request cannot be encoded as the circuit's public inputs (for
+    /// example an identifier of 24 bytes or more with a version 7 circuit);
+    /// caught before any proving work.
+    #[error("request not provable with this circuit: {0}")]
+    RequestNotEncodable(#[from] crate::public::PublicInputError),
     /// A requested attribute is not in the DeviceResponse.
     #[error("attribute `{0}` not found in the DeviceResponse")]
     AttributeNotFound(String),

@@ -91,6 +91,10 @@ impl PrivateWitness {
                 }
             },
         )?;
+        // Encode the public inputs once with placeholder MAC values: whether a
+        // request fits does not depend on them, and refusing here avoids
+        // failing only after both circuits are committed.
+        public::hash_public_inputs(spec, &request.attributes, &request.now, &[0; 6], 0)?;
         let response = parse_device_response(mdoc)?;
         if response.doc_type != request.doc_type {
             return Err(MdocError::DocTypeMismatch {

@@ -28,9 +28,20 @@ pub enum PublicInputError {
     AttributeTooLarge(String),
     #[error("attribute `{0}`: encoded identifier and value exceed the 96 bytes of a version 5/6 circuit")]
     AttributeTooLongForV6(String),
+    #[error("attribute `{0}`: identifiers of 24 bytes or more cannot be proven with a version 7 circuit (its length check assumes a one-byte CBOR text header)")]
+    IdentifierTooLongForV7(String),
     #[error("all attributes must share one namespace")]
     MixedNamespaces,
 }
+
+/// Longest elementIdentifier a version 7 circuit can prove.
+///
+/// The v7 hash circuit compares the item's identifier key–value length with
+/// the public byte `19 + len(id)`, which counts a one-byte CBOR text header.
+/// From 24 bytes on the header takes two bytes, so the witness and the public
+/// input disagree and the proof would fail deep inside the prover (Google's
+/// provers do exactly that). Refusing up front gives the caller the reason.
+pub const MAX_V7_ID_BYTES: usize = 23;
 
 /// Limits shared with the reference implementation.
 pub const MAX_NAMESPACE_BYTES: usize = 64;
@@ -201,6 +212,9 @@ fn push_attribute(
         if id.len() > 32 {
             return Err(PublicInputError::AttributeTooLarge(a.id.clone()));
         }
+        if a.id.len() > MAX_V7_ID_BYTES {
+            return Err(PublicInputError::IdentifierTooLongForV7(a.id.clone()));
+        }
         push_padded(out, &id, 32);
         push_padded(out, &a.value_cbor, 64);
         push_bits(out, 1 + 17 + 1 + a.id.len(), 8);
@@ -344,12 +358,18 @@ mod tests {
             hash_public_inputs(&v6, &fits, &now, &macs, 0).map(|v| v.len()),
             Ok(v6.hash_public_len())
         );
-        // v7 has separate slots: 32 bytes for the encoded identifier (so at
-        // most 30 characters), 64 for the value.
+        // v7 has separate slots: 32 bytes for the encoded identifier and 64
+        // for the value; the slot would hold 30 characters, but the circuit's
+        // length check only works for one-byte text headers (≤ 23).
+        let id23 = "c".repeat(23);
+        assert_eq!(
+            hash_public_inputs(&v7, &[attr(ns, &id23, 64)], &now, &macs, 0).map(|v| v.len()),
+            Ok(v7.hash_public_len())
+        );
         let id30 = "c".repeat(30);
         assert_eq!(
-            hash_public_inputs(&v7, &[attr(ns, &id30, 64)], &now, &macs, 0).map(|v| v.len()),
-            Ok(v7.hash_public_len())
+            hash_public_inputs(&v7, &[attr(ns, &id30, 64)], &now, &macs, 0),
+            Err(PublicInputError::IdentifierTooLongForV7(id30.clone()))
         );
         assert_eq!(
             hash_public_inputs(&v7, &too_long, &now, &macs, 0),
@@ -437,5 +457,38 @@ mod reduction_tests {
         for be in [[0u8; 32], [0xff; 32], super::P256_P] {
             assert_eq!(fp256_le_from_be(&be), reduce_with_field(&be));
         }
+    }
+
+    #[test]
+    fn version_7_refuses_identifiers_with_two_byte_headers() {
+        let ns = "org.iso.18013.5.1";
+        let v6 = crate::spec::ZkSpecInfo {
+            version: 6,
+            num_attributes: 1,
+        };
+        let v7 = crate::spec::ZkSpecInfo {
+            version: 7,
+            num_attributes: 1,
+        };
+        let (now, macs) = ([b'0'; 20], [0u128; 6]);
+        let attr = |namespace: &str, id: &str, value_len: usize| super::RequestedAttribute {
+            namespace: namespace.to_string(),
+            id: id.to_string(),
+            value_cbor: vec![0xf5; value_len],
+        };
+        let fits = [attr(ns, &"x".repeat(23), 1)];
+        assert_eq!(
+            super::hash_public_inputs(&v7, &fits, &now, &macs, 0).map(|v| v.len()),
+            Ok(v7.hash_public_len())
+        );
+        let long = "x".repeat(24);
+        assert_eq!(
+            super::hash_public_inputs(&v7, &[attr(ns, &long, 1)], &now, &macs, 0),
+            Err(super::PublicInputError::IdentifierTooLongForV7(
+                long.clone()
+            ))
+        );
+        // Version 6 encodes the identifier inside its 96-byte string instead.
+        assert!(super::hash_public_inputs(&v6, &[attr(ns, &long, 1)], &now, &macs, 0).is_ok());
     }
 }
