@@ -95,21 +95,8 @@ impl std::error::Error for BackendError {}
 
 /// A two-circuit mdoc prover and verifier.
 ///
-/// Adapter sketch for an in-process prover (the CLI's job):
-///
-/// ```text
-/// struct Ours;
-/// impl MdocBackend for Ours {
-///     fn name(&self) -> String { "longfellow-rs".into() }
-///     fn prove(&self, circuit, request, mdoc, seed) -> Result<Vec<u8>, BackendError> {
-///         // load the pair (cache it), convert `request` with
-///         // `linked::rp_request`, pick MdocLcg::new(seed) or the OS RNG;
-///         // a refusal (bad request, mdoc mismatch) → BackendError::Refused(msg)
-///     }
-///     fn verify(..) { LinkedVerifier's behaviour, or call it }
-/// }
-/// opts.backend = Some(Arc::new(Ours));
-/// ```
+/// [`crate::Linked`] implements it over the in-process prover and
+/// verifier; [`crate::PeerCli`] over another implementation's command line.
 ///
 /// `circuit` is a circuit-pair file in any published form (extensionless
 /// zstd LFC1 pair, `.lfa1`, `.lfa2`); the implementation identifies the
