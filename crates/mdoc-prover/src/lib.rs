@@ -25,4 +25,4 @@
 mod prover;
 
 pub use longfellow_mdoc_witness::MdocError;
-pub use prover::{ProveError, Prover};
+pub use prover::{Phase, ProveError, Prover};

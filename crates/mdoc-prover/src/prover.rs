@@ -8,7 +8,7 @@ use longfellow_mdoc::{
 use longfellow_mdoc_witness::mac::{prover_keys_from_bytes, MacInputs, PROVER_KEY_BYTES};
 use longfellow_mdoc_witness::{MdocError, PrivateWitness, Witnesses};
 use longfellow_transcript::Transcript;
-use longfellow_zk::{ZkError, ZkProver};
+use longfellow_zk::{ProvePhase as ZkPhase, ZkError, ZkProver};
 use rand_core::RngCore;
 
 /// Why no proof was produced.
@@ -38,6 +38,31 @@ pub enum ProveError {
 
 fn zk(circuit: CircuitKind) -> impl Fn(ZkError) -> ProveError {
     move |source| ProveError::Zk { circuit, source }
+}
+
+/// A step of [`Prover::prove_observed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Phase {
+    /// Parsing the credential and building the witnesses (and, after the
+    /// commitments, the MAC part of the witness).
+    Witness,
+    /// Drawing the pads and committing to both circuits' witnesses.
+    Commit,
+    /// Circuit evaluation and the padded sumcheck.
+    Sumcheck,
+    /// Constraint derivation and the Ligero proof.
+    Ligero,
+}
+
+/// Forwards the zk layer's phases as this crate's.
+fn zk_phase(on_phase: &mut dyn FnMut(Phase)) -> impl FnMut(ZkPhase) + '_ {
+    move |p| {
+        on_phase(match p {
+            ZkPhase::Sumcheck => Phase::Sumcheck,
+            _ => Phase::Ligero,
+        })
+    }
 }
 
 /// A circuit pair prepared for proving; reuse it for many proofs.
@@ -97,6 +122,21 @@ impl<'a> Prover<'a> {
         mdoc: &[u8],
         rng: &mut R,
     ) -> Result<Vec<u8>, ProveError> {
+        self.prove_observed(request, mdoc, rng, &mut |_| {})
+    }
+
+    /// [`prove`](Self::prove), calling `on_phase` each time the work
+    /// switches to another [`Phase`] (phases recur: the witness is finished
+    /// after both commitments, and each circuit runs sumcheck then Ligero),
+    /// so a caller can time them. The proof is the same bytes.
+    pub fn prove_observed<R: RngCore + ?Sized>(
+        &self,
+        request: &MdocRequest,
+        mdoc: &[u8],
+        rng: &mut R,
+        on_phase: &mut dyn FnMut(Phase),
+    ) -> Result<Vec<u8>, ProveError> {
+        on_phase(Phase::Witness);
         let mut ap_bytes = [0u8; PROVER_KEY_BYTES];
         rng.fill_bytes(&mut ap_bytes);
         let prover_keys = prover_keys_from_bytes(&ap_bytes);
@@ -119,6 +159,7 @@ impl<'a> Prover<'a> {
             .collect::<Option<_>>()
             .ok_or(ProveError::Witness(CircuitKind::Signature))?;
 
+        on_phase(Phase::Commit);
         let mut t = Transcript::new(&request.transcript);
         let hash_commit = self
             .hash
@@ -136,6 +177,7 @@ impl<'a> Prover<'a> {
         sig_commit.commitment.absorb(&mut t);
         drop(sig_private);
 
+        on_phase(Phase::Witness);
         let keys = MacInputs {
             prover_keys,
             verifier_key: draw_verifier_key(&mut t),
@@ -145,13 +187,13 @@ impl<'a> Prover<'a> {
         let hash_inputs = hash_elements(&witnesses)?;
         let hash = self
             .hash
-            .prove(hash_commit, &hash_inputs, &mut t)
+            .prove_observed(hash_commit, &hash_inputs, &mut t, &mut zk_phase(on_phase))
             .map_err(zk(CircuitKind::Hash))?;
         drop(hash_inputs);
         let sig_inputs = sig_elements(&witnesses)?;
         let sig = self
             .sig
-            .prove(sig_commit, &sig_inputs, &mut t)
+            .prove_observed(sig_commit, &sig_inputs, &mut t, &mut zk_phase(on_phase))
             .map_err(zk(CircuitKind::Signature))?;
         Ok(MdocProof {
             macs: witnesses.macs,

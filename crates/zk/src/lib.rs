@@ -22,7 +22,7 @@ mod verifier;
 
 pub use error::ZkError;
 pub use proof::ZkProof;
-pub use prover::{prove, ZkCommitment, ZkProver};
+pub use prover::{prove, ProvePhase, ZkCommitment, ZkProver};
 pub use verifier::{verify, ZkVerifier};
 
 use longfellow_circuit::Circuit;

@@ -13,6 +13,17 @@ use crate::error::ZkError;
 use crate::proof::ZkProof;
 use crate::{witness_subfield_boundary, ZkParams};
 
+/// A step of [`ZkProver::prove_observed`], reported as it begins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProvePhase {
+    /// Statement, circuit evaluation and the padded sumcheck.
+    Sumcheck,
+    /// Deriving the constraints from the sumcheck transcript and the
+    /// Ligero proof.
+    Ligero,
+}
+
 /// A circuit prepared for proving with fixed Ligero parameters.
 #[derive(Debug)]
 pub struct ZkProver<'a, F> {
@@ -89,6 +100,19 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         inputs: &[F],
         transcript: &mut Transcript,
     ) -> Result<ZkProof<F>, ZkError> {
+        self.prove_observed(commit, inputs, transcript, &mut |_| {})
+    }
+
+    /// [`prove`](Self::prove), calling `on_phase` as each step begins so a
+    /// caller can time the steps; the proof is the same bytes.
+    pub fn prove_observed(
+        &self,
+        commit: ZkCommitment<F>,
+        inputs: &[F],
+        transcript: &mut Transcript,
+        on_phase: &mut dyn FnMut(ProvePhase),
+    ) -> Result<ZkProof<F>, ZkError> {
+        on_phase(ProvePhase::Sumcheck);
         let c = self.circuit;
         let npub = c.num_public_inputs();
         if inputs.len() != c.num_inputs() {
@@ -103,6 +127,7 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         let mut ts = transcript.clone();
         let out = self.sumcheck.prove(&eval, &commit.pad, &mut ts)?;
         drop(eval);
+        on_phase(ProvePhase::Ligero);
         let cons = constraints(
             c,
             &inputs[..npub],
