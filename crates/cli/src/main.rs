@@ -28,12 +28,15 @@ enum Command {
     Mdoc(cmd::mdoc::MdocCommand),
     /// Issue a synthetic credential, prove age_over_18, verify, and time it.
     Demo(cmd::demo::DemoArgs),
+    /// Time load, prove (by phase) and verify over several runs.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Circuit(c) => cmd::circuit::run(c),
+        Command::Bench(a) => cmd::bench::run(a),
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
         Command::Demo(a) => return cmd::demo::run(a),

@@ -31,7 +31,7 @@ const WHERE_TO_GET: &str = "get them from google/longfellow-zk lib/circuits/mdoc
      and pass --circuits DIR or set LONGFELLOW_CIRCUITS";
 
 /// Candidate directories, most specific first.
-fn circuit_dirs(arg: Option<PathBuf>) -> Vec<PathBuf> {
+pub(crate) fn circuit_dirs(arg: Option<PathBuf>) -> Vec<PathBuf> {
     if let Some(dir) = arg {
         return vec![dir];
     }
@@ -49,7 +49,7 @@ fn circuit_dirs(arg: Option<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// The first existing file for `hash`, preferring the small `.lfa2` form.
-fn find_circuit(dirs: &[PathBuf], hash: &str) -> Option<PathBuf> {
+pub(crate) fn find_circuit(dirs: &[PathBuf], hash: &str) -> Option<PathBuf> {
     dirs.iter().find_map(|d| {
         [".lfa2", "", ".lfa1"]
             .iter()

@@ -1,5 +1,6 @@
 //! One module per command group.
 
+pub mod bench;
 pub mod circuit;
 pub mod demo;
 pub mod mdoc;

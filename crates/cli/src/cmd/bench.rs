@@ -1,0 +1,347 @@
+//! `longfellow bench`: times loading, proving (split into witness, commit,
+//! sumcheck and Ligero) and verifying one mdoc statement over several runs,
+//! and reports min / median / p95 per phase, the proof size and the peak
+//! memory. `--only load|prove|verify` does one role once and prints
+//! `key=value` tokens for external drivers (the baseline harness' format).
+//!
+//! Proving draws from the seed-42 generator of the reference proofs, so
+//! every run proves the same bytes; the timing does not depend on it.
+
+mod clock;
+mod inputs;
+mod plot;
+mod report;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use longfellow_circuit::{load_pair, CircuitPair};
+use longfellow_mdoc::{Verifier, ZkSpec};
+use longfellow_mdoc_prover::{Phase, Prover};
+use longfellow_random::MdocLcg;
+
+use self::clock::{peak_rss_kib, Stamp};
+use self::inputs::Inputs;
+use self::report::{phase, phase_summary, Run, PHASES};
+use super::demo::{circuit_dirs, find_circuit};
+use super::CliError;
+
+/// Options of `longfellow bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Circuit file (`<hash>`, `.lfa1` or `.lfa2`); default the version-7
+    /// one-attribute circuits, found as `longfellow demo` finds them.
+    #[arg(long)]
+    circuit: Option<PathBuf>,
+    /// Prove a case of a cases.json-shaped file, disclosing its first n
+    /// own attributes.
+    #[arg(long, value_name = "FILE#NAME", conflicts_with_all = ["request", "reference"])]
+    case: Option<String>,
+    /// Request JSON (docs/cli-contract.md); with --mdoc.
+    #[arg(long, requires = "mdoc", conflicts_with = "reference")]
+    request: Option<PathBuf>,
+    /// DeviceResponse CBOR; with --request.
+    #[arg(long, requires = "request")]
+    mdoc: Option<PathBuf>,
+    /// Google's reference-proof inputs (cases.json and proofs/ beside the
+    /// circuit directory): checks the proof against the stored one and
+    /// verifies the stored proof.
+    #[arg(long)]
+    reference: bool,
+    /// Timed runs.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Untimed runs first.
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Run inside a rayon pool of this many threads.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Write every run's phases as CSV.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Write the summary as JSON.
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
+    /// Draw the phase medians as a PNG bar chart.
+    #[arg(long, value_name = "PATH.png")]
+    plot: Option<PathBuf>,
+    /// Do one role once and print key=value tokens.
+    #[arg(long, value_enum)]
+    only: Option<Only>,
+    /// With --only verify: the proof to verify (default: the stored
+    /// reference proof with --reference, else a fresh untimed proof).
+    #[arg(long, value_name = "FILE")]
+    proof: Option<PathBuf>,
+}
+
+/// A role of `--only`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Only {
+    Load,
+    Prove,
+    Verify,
+}
+
+fn err(what: impl std::fmt::Display) -> CliError {
+    CliError(what.to_string())
+}
+
+/// The circuit file: `--circuit`, else the v7 one-attribute pair.
+fn circuit_path(arg: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    if let Some(p) = arg {
+        return Ok(p);
+    }
+    let spec = ZkSpec::for_version(7, 1).ok_or_else(|| err("no v7 ZkSpec"))?;
+    let hash = spec.circuit_hash_hex();
+    find_circuit(&circuit_dirs(None), &hash).ok_or_else(|| {
+        err(format!(
+            "circuit {hash} not found; pass --circuit FILE or set LONGFELLOW_CIRCUITS"
+        ))
+    })
+}
+
+fn load(path: &Path) -> Result<CircuitPair, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    load_pair(&bytes).map_err(|e| err(format!("{}: {e}", path.display())))
+}
+
+fn inputs(args: &BenchArgs, path: &Path, spec: &ZkSpec) -> Result<Inputs, CliError> {
+    let n = spec.info.num_attributes;
+    match (&args.case, &args.request, &args.mdoc) {
+        (Some(c), _, _) => inputs::case(c, n),
+        (None, Some(r), Some(m)) => inputs::files(r, m),
+        _ if args.reference => inputs::reference(path, &spec.circuit_hash_hex(), n),
+        _ => inputs::synthetic(n),
+    }
+}
+
+fn spec_of(pair: &CircuitPair) -> Result<ZkSpec, CliError> {
+    Ok(*Verifier::new(pair).map_err(err)?.spec())
+}
+
+/// Proves once with the phase callback, adding each phase's time to `run`.
+fn timed_prove(prover: &Prover, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8>, CliError> {
+    let start = Stamp::now();
+    let mut stamp = start;
+    let mut current = phase("witness");
+    let proof = prover
+        .prove_observed(
+            &inputs.request,
+            &inputs.mdoc,
+            &mut MdocLcg::new(42),
+            &mut |p| {
+                let (span, now) = stamp.lap();
+                run[current] += span;
+                stamp = now;
+                current = phase(match p {
+                    Phase::Witness => "witness",
+                    Phase::Commit => "commit",
+                    Phase::Sumcheck => "sumcheck",
+                    _ => "ligero",
+                });
+            },
+        )
+        .map_err(err)?;
+    run[current] += stamp.lap().0;
+    run[phase("prove")] = start.lap().0;
+    Ok(proof)
+}
+
+/// One full run: load, setup, prove, verify. Returns the proof.
+fn one_run(path: &Path, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8>, CliError> {
+    let t = Stamp::now();
+    let pair = load(path)?;
+    let (span, t) = t.lap();
+    run[phase("load")] = span;
+    let prover = Prover::new(&pair).map_err(err)?;
+    let verifier = Verifier::new(&pair).map_err(err)?;
+    run[phase("setup")] = t.lap().0;
+    let proof = timed_prove(&prover, inputs, run)?;
+    let t = Stamp::now();
+    verifier.verify(&inputs.request, &proof).map_err(err)?;
+    run[phase("verify")] = t.lap().0;
+    Ok(proof)
+}
+
+fn check_reference(inputs: &Inputs, proof: &[u8]) -> Option<bool> {
+    inputs.expected_proof.as_deref().map(|e| e == proof)
+}
+
+/// `--only ROLE`: one fresh load, then the role; key=value tokens.
+fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
+    let t = Stamp::now();
+    let pair = load(path)?;
+    let l = t.lap().0;
+    println!("load_ms={:.3} load_cpu_ms={:.3}", l.wall_ms, l.cpu_ms);
+    if role == Only::Load {
+        return print_rss();
+    }
+    let spec = spec_of(&pair)?;
+    let inputs = inputs(args, path, &spec)?;
+    match role {
+        Only::Prove => {
+            let t = Stamp::now();
+            let prover = Prover::new(&pair).map_err(err)?;
+            let proof = prover
+                .prove(&inputs.request, &inputs.mdoc, &mut MdocLcg::new(42))
+                .map_err(err)?;
+            let p = t.lap().0;
+            println!(
+                "prove_ms={:.3} prove_cpu_ms={:.3} proof_bytes={}",
+                p.wall_ms,
+                p.cpu_ms,
+                proof.len()
+            );
+            if let Some(m) = check_reference(&inputs, &proof) {
+                println!("reference_match={}", if m { "yes" } else { "NO" });
+            }
+        }
+        _ => {
+            let proof = match (&args.proof, &inputs.expected_proof) {
+                (Some(p), _) => {
+                    std::fs::read(p).map_err(|e| err(format!("{}: {e}", p.display())))?
+                }
+                (None, Some(stored)) => stored.clone(),
+                (None, None) => Prover::new(&pair)
+                    .and_then(|p| p.prove(&inputs.request, &inputs.mdoc, &mut MdocLcg::new(42)))
+                    .map_err(err)?,
+            };
+            let t = Stamp::now();
+            let ok = Verifier::new(&pair)
+                .map_err(err)?
+                .verify(&inputs.request, &proof);
+            let v = t.lap().0;
+            println!(
+                "verify_ms={:.3} verify_cpu_ms={:.3} verify_ok={}",
+                v.wall_ms,
+                v.cpu_ms,
+                ok.is_ok()
+            );
+            ok.map_err(err)?;
+        }
+    }
+    print_rss()
+}
+
+fn print_rss() -> Result<(), CliError> {
+    if let Some(kib) = peak_rss_kib() {
+        println!("peak_rss_kib={kib}");
+    }
+    Ok(())
+}
+
+fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
+    let spec = spec_of(&load(path)?)?;
+    let inputs = inputs(args, path, &spec)?;
+    let progress = std::io::stderr().is_terminal();
+    let total = args.warmup + args.runs;
+    let mut runs: Vec<Run> = Vec::new();
+    let mut proof = Vec::new();
+    for i in 0..total {
+        if progress {
+            let what = if i < args.warmup { "warm-up" } else { "run" };
+            eprint!("\r\x1b[Kbench: {what} {}/{total}", i + 1);
+        }
+        let mut run = Run::default();
+        proof = one_run(path, &inputs, &mut run)?;
+        if i >= args.warmup {
+            runs.push(run);
+        }
+    }
+    if progress {
+        eprintln!("\r\x1b[Kbench: done");
+    }
+    let reference = check_reference(&inputs, &proof);
+    if reference == Some(false) {
+        return Err(err("the proof differs from the stored reference proof"));
+    }
+    let ctx = report::Context {
+        circuit: path.display().to_string(),
+        case: inputs.label.clone(),
+        threads: args.threads.map(|t| t as usize),
+        warmup: args.warmup as usize,
+        proof_bytes: proof.len(),
+        peak_rss_kib: peak_rss_kib(),
+    };
+    print_table(&ctx, &runs, reference);
+    if let Some(p) = &args.csv {
+        std::fs::write(p, report::csv(&runs)).map_err(|e| err(format!("{}: {e}", p.display())))?;
+    }
+    if let Some(p) = &args.json {
+        let text = serde_json::to_string_pretty(&report::json(&ctx, &runs)).map_err(err)?;
+        std::fs::write(p, text + "\n").map_err(|e| err(format!("{}: {e}", p.display())))?;
+    }
+    if let Some(p) = &args.plot {
+        let bars: Vec<(&str, f64)> = PHASES
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (*name, phase_summary(&runs, i).0.map_or(0.0, |s| s.median)))
+            .collect();
+        let title = format!("longfellow bench: median wall ms over {} runs", runs.len());
+        plot::bar_chart(p, &title, &bars).map_err(|e| err(format!("{}: {e}", p.display())))?;
+    }
+    Ok(())
+}
+
+fn print_table(ctx: &report::Context, runs: &[Run], reference: Option<bool>) {
+    println!("circuit   {}", ctx.circuit);
+    println!("case      {}", ctx.case);
+    let threads = ctx.threads.map_or("default".to_string(), |t| t.to_string());
+    println!(
+        "runs      {} (+{} warm-up), threads {threads}",
+        runs.len(),
+        ctx.warmup
+    );
+    println!(
+        "{:<9} {:>10} {:>10} {:>10} {:>10}",
+        "phase", "min ms", "median ms", "p95 ms", "cpu med ms"
+    );
+    for (i, name) in PHASES.iter().enumerate() {
+        let (wall, cpu) = phase_summary(runs, i);
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
+        println!(
+            "{name:<9} {:>10} {:>10} {:>10} {:>10}",
+            f(wall.map(|s| s.min)),
+            f(wall.map(|s| s.median)),
+            f(wall.map(|s| s.p95)),
+            f(cpu.map(|s| s.median)),
+        );
+    }
+    println!("proof     {} bytes", ctx.proof_bytes);
+    if let Some(m) = reference {
+        println!(
+            "reference {}",
+            if m {
+                "matches the stored proof"
+            } else {
+                "DIFFERS"
+            }
+        );
+    }
+    match ctx.peak_rss_kib {
+        Some(kib) => println!(
+            "peak RSS  {:.1} MiB (VmHWM, whole process)",
+            kib as f64 / 1024.0
+        ),
+        None => println!("peak RSS  not reported on this OS"),
+    }
+}
+
+/// Runs `longfellow bench`.
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let path = circuit_path(args.circuit.clone())?;
+    let go = || match args.only {
+        Some(role) => only(&args, role, &path),
+        None => bench(&args, &path),
+    };
+    match args.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build()
+            .map_err(err)?
+            .install(go),
+        None => go(),
+    }
+}

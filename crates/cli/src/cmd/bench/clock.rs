@@ -1,0 +1,89 @@
+//! Wall and process CPU clocks, and the process's peak resident memory,
+//! read from `/proc` (no libc).
+
+use std::time::Instant;
+
+/// Process CPU time (user + system, all threads) in nanoseconds.
+///
+/// Prefers the per-thread `schedstat` run times (nanosecond resolution);
+/// falls back to `utime + stime` of `/proc/self/stat`, which has only the
+/// clock-tick resolution (10 ms at the usual 100 Hz). `None` off Linux.
+pub fn cpu_ns() -> Option<u64> {
+    schedstat_ns().or_else(stat_ns)
+}
+
+fn schedstat_ns() -> Option<u64> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        // A thread may have exited since the listing: skip it.
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
+fn stat_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields overall, i.e. the 12th and 13th after it.
+    let rest = stat.rsplit_once(')')?.1;
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    // USER_HZ is 100 on every Linux ABI Rust targets.
+    Some((utime + stime) * 10_000_000)
+}
+
+/// Peak resident memory (VmHWM) of the whole process in KiB.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A point in time on both clocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Stamp {
+    wall: Instant,
+    cpu: Option<u64>,
+}
+
+/// Wall and CPU milliseconds between two stamps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Span {
+    pub wall_ms: f64,
+    pub cpu_ms: f64,
+}
+
+impl Stamp {
+    pub fn now() -> Self {
+        Self {
+            wall: Instant::now(),
+            cpu: cpu_ns(),
+        }
+    }
+
+    /// The time from `self` to now, and the new stamp.
+    pub fn lap(&self) -> (Span, Stamp) {
+        let now = Stamp::now();
+        let cpu_ms = match (self.cpu, now.cpu) {
+            (Some(a), Some(b)) => b.saturating_sub(a) as f64 / 1e6,
+            _ => f64::NAN,
+        };
+        let span = Span {
+            wall_ms: now.wall.duration_since(self.wall).as_secs_f64() * 1e3,
+            cpu_ms,
+        };
+        (span, now)
+    }
+}
+
+impl std::ops::AddAssign for Span {
+    fn add_assign(&mut self, other: Self) {
+        self.wall_ms += other.wall_ms;
+        self.cpu_ms += other.cpu_ms;
+    }
+}

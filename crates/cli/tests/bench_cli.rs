@@ -1,0 +1,109 @@
+//! `longfellow bench`: one quick run on the version-7 one-attribute `.lfa2`
+//! circuits with Google's reference inputs, and the `--only` tokens the
+//! baseline driver parses.
+
+use std::process::Command;
+
+const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+const PHASES: [&str; 8] = [
+    "load", "setup", "witness", "commit", "sumcheck", "ligero", "prove", "verify",
+];
+
+fn circuit() -> String {
+    longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"))
+        .display()
+        .to_string()
+}
+
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .arg("bench")
+        .args(["--circuit", &circuit()])
+        .args(args)
+        .output()
+        .expect("run longfellow");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn temp_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("longfellow-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The stored reference proof's size, read independently of the CLI.
+fn reference_proof_len() -> usize {
+    longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin")).len()
+}
+
+#[test]
+fn one_run_writes_csv_and_json_with_every_phase() {
+    let dir = temp_dir();
+    let (csv, json) = (dir.join("results.csv"), dir.join("summary.json"));
+    let stdout = bench(&[
+        "--reference",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--threads",
+        "1",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+        "--json",
+        json.to_str().expect("utf-8 path"),
+    ]);
+    assert!(stdout.contains("matches the stored proof"), "{stdout}");
+
+    let csv = std::fs::read_to_string(&csv).expect("csv written");
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("run,phase,wall_ms,cpu_ms"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), PHASES.len());
+    for (row, phase) in rows.iter().zip(PHASES) {
+        assert_eq!(row[..2], ["1", phase]);
+        let wall: f64 = row[2].parse().expect("wall ms");
+        let cpu: f64 = row[3].parse().expect("cpu ms");
+        assert!(wall >= 0.0 && cpu >= 0.0, "{row:?}");
+    }
+    // The parts of proving happen inside the prove call.
+    let ms = |p: &str| -> f64 {
+        let row = rows.iter().find(|r| r[1] == p).expect("phase row");
+        row[2].parse().expect("wall ms")
+    };
+    let parts: f64 = ["witness", "commit", "sumcheck", "ligero"]
+        .iter()
+        .map(|p| ms(p))
+        .sum();
+    assert!(parts <= ms("prove") + 0.01 && parts > 0.5 * ms("prove"));
+
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json written")).expect("json");
+    assert_eq!(v["runs"], 1);
+    assert_eq!(v["threads"], 1);
+    assert_eq!(
+        v["proof_bytes"].as_u64(),
+        Some(reference_proof_len() as u64)
+    );
+    assert!(v["peak_rss_kib"].as_u64().is_some_and(|k| k > 0));
+    for phase in PHASES {
+        let median = &v["phases"][phase]["wall_ms"]["median"];
+        assert!(median.as_f64().is_some(), "{phase}: {median}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn only_load_prints_the_driver_tokens() {
+    let stdout = bench(&["--only", "load"]);
+    for key in ["load_ms=", "load_cpu_ms=", "peak_rss_kib="] {
+        assert!(stdout.contains(key), "{key} missing in {stdout}");
+    }
+    assert!(!stdout.contains("prove_ms="));
+}
