@@ -41,6 +41,8 @@ pub use pad::{committed_witness, layer_pad_len, pad_len, quadratic_constraints, 
 pub use par::Scatter;
 pub use poly::{Lagrange, RoundPoly};
 pub use proof::{LayerProof, SumcheckProof};
-pub use prover::{Evaluation, Prover, ProverOutput};
+pub use prover::{
+    check_shape, evaluate_streaming, prove_streaming, Evaluation, Prover, ProverOutput,
+};
 pub use quad::{HQuad, PreparedLayer, MAX_LOGW};
 pub use statement::{write_statement, BINDING_CAPACITY};

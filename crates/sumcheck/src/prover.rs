@@ -1,5 +1,7 @@
 //! The padded sumcheck prover.
 
+use std::borrow::Cow;
+
 use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
@@ -123,126 +125,255 @@ impl<F: Field> Prover<F> {
         pad: &Pad<F>,
         transcript: &mut Transcript,
     ) -> Result<ProverOutput<F>, SumcheckError> {
-        let nl = self.layers.len();
-        if eval.wires.len() != nl
-            || eval
-                .wires
-                .iter()
-                .zip(&self.layers)
-                .any(|(w, l)| w.len() != l.nw)
-        {
-            return Err(SumcheckError::Count {
-                what: "evaluated layers",
-                expected: nl,
-                found: eval.wires.len(),
-            });
-        }
-        if !pad.0.matches(self) {
-            return Err(SumcheckError::PadShape);
-        }
-        if let Some(index) = eval.outputs.iter().position(|v| !bool::from(v.is_zero())) {
-            return Err(SumcheckError::NonZeroOutput { index });
-        }
+        prove_layers(
+            self,
+            |l| Ok(Cow::Borrowed(&self.layers[l])),
+            EvalSource::Borrowed(eval),
+            pad,
+            transcript,
+        )
+    }
+}
 
-        let lag = Lagrange::<F>::new();
-        let logv = log2_ceil(self.num_outputs);
-        let g = begin_circuit::<F>(transcript, logv);
-        let mut bindings = [g.clone(), g];
-        let mut claims = [F::ZERO; 2];
-        let mut scratch = Scratch::new();
-        let mut layers = Vec::with_capacity(nl);
-        let mut bound_quads = Vec::with_capacity(nl);
-
-        for (l, layer) in self.layers.iter().enumerate() {
-            let alpha: F = transcript.challenge_element();
-            let beta: F = transcript.challenge_element();
-            eq2_table(
-                &bindings[0],
-                &bindings[1],
-                alpha,
-                layer.nv,
-                &mut scratch.eqg,
-                &mut scratch.eq_tmp,
-            );
-            layer.bind_g(&scratch.eqg, beta, &mut scratch.quad);
-            let mut claim = claims[0] + alpha * claims[1];
-            let lpad = &pad.0.layers[l];
-
-            let wires = &eval.wires[l];
-            for w in &mut scratch.w {
-                w.clear();
-                w.extend_from_slice(wires);
+/// Computes every wire value of `circuit` from `inputs`, streaming each
+/// layer's terms from the circuit (nothing prepared, nothing expanded).
+pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    inputs: &[F],
+) -> Result<Evaluation<F>, SumcheckError> {
+    check_shape(circuit)?;
+    if inputs.len() != circuit.num_inputs() {
+        return Err(SumcheckError::Count {
+            what: "inputs",
+            expected: circuit.num_inputs(),
+            found: inputs.len(),
+        });
+    }
+    let nl = circuit.num_layers();
+    let mut wires: Vec<Vec<F>> = vec![Vec::new(); nl];
+    let mut current = inputs.to_vec();
+    for l in (0..nl).rev() {
+        let nv = circuit.layer_nv(l);
+        let nw = current.len();
+        let mut out = vec![F::ZERO; nv];
+        let mut err = None;
+        circuit.for_each_term(l, &mut |t: Term<F>| {
+            if err.is_some() {
+                return;
             }
-            let mut new_bindings = [
-                Vec::with_capacity(layer.logw),
-                Vec::with_capacity(layer.logw),
-            ];
-            let mut rounds = Vec::with_capacity(layer.logw);
-            if layer.logw > 0 {
-                scratch.qw.clear();
-                scratch.qw.resize(scratch.w[0].len(), F::ZERO);
-                scratch
-                    .quad
-                    .contract(0, &scratch.w[1], &mut scratch.qw, &mut scratch.scatter);
-            }
-            for round in 0..layer.logw {
-                let mut polys = [RoundPoly::default(); 2];
-                for hand in 0..2 {
-                    // Invariant: `qw` holds the contraction of the form
-                    // against the other hand's wires, for this hand.
-                    let (a0, a2) = round_coefficients(&scratch.qw, &scratch.w[hand]);
-                    let [p0, p1, p2] = lag.round_values(a0, a2, claim);
-                    let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
-                    transcript.write_element(&padded.p0);
-                    transcript.write_element(&padded.p2);
-                    let r: F = transcript.challenge_element();
-                    claim = lag.eval(p0, p1, p2, r);
-                    polys[hand] = padded;
-                    new_bindings[hand].push(r);
-
-                    bind_into(&scratch.w[hand], r, &mut scratch.tmp);
-                    core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
-                    if round + 1 == layer.logw && hand == 1 {
-                        scratch.quad.bind_h(hand, r);
-                    } else {
-                        let next = 1 - hand;
-                        scratch.qw.clear();
-                        scratch.qw.resize(scratch.w[next].len(), F::ZERO);
-                        scratch.quad.bind_h_and_contract(
-                            hand,
-                            r,
-                            &scratch.w[hand],
-                            &mut scratch.qw,
-                            &mut scratch.scatter,
-                        );
-                    }
-                }
-                rounds.push(polys);
-            }
-
-            let q = scratch.quad.scalar();
-            let c = [scratch.w[0].first().copied(), scratch.w[1].first().copied()];
-            let (q, c0, c1) = match (q, c, scratch.w[0].len(), scratch.w[1].len()) {
-                (Some(q), [Some(c0), Some(c1)], 1, 1) => (q, c0, c1),
-                _ => return Err(SumcheckError::Inconsistent { layer: l }),
+            let (g, h0, h1) = (t.g as usize, t.h0 as usize, t.h1 as usize);
+            let (Some(slot), Some(&a), Some(&b)) =
+                (out.get_mut(g), current.get(h0), current.get(h1))
+            else {
+                err = Some(SumcheckError::BadCircuit {
+                    layer: l,
+                    what: "term index",
+                    value: t.g.max(t.h0).max(t.h1).into(),
+                    bound: nv.min(nw) as u64,
+                });
+                return;
             };
-            if claim != q * c0 * c1 {
-                return Err(SumcheckError::Inconsistent { layer: l });
+            let prod = a * b;
+            if bool::from(t.k.is_zero()) {
+                if !bool::from(prod.is_zero()) {
+                    err = Some(SumcheckError::AssertionFailed {
+                        layer: l,
+                        h0: t.h0,
+                        h1: t.h1,
+                    });
+                }
+            } else if t.k == F::ONE {
+                *slot += prod;
+            } else {
+                *slot += t.k * prod;
             }
-            let padded = [c0 - lpad.claims[0], c1 - lpad.claims[1]];
-            transcript.write_elements(&padded);
-            layers.push(LayerProof {
-                rounds,
-                claims: padded,
-            });
-            bound_quads.push(q);
-            claims = [c0, c1];
-            bindings = new_bindings;
+        });
+        if let Some(e) = err {
+            return Err(e);
         }
-        Ok(ProverOutput {
-            proof: SumcheckProof { layers },
-            bound_quads,
-        })
+        wires[l] = core::mem::replace(&mut current, out);
+    }
+    Ok(Evaluation {
+        wires,
+        outputs: current,
+    })
+}
+
+/// Runs the padded sumcheck like [`Prover::prove`], but prepares each layer
+/// from `circuit` only when its turn comes and frees it right after, so at
+/// most one prepared layer is alive; each layer's wires are freed once its
+/// sumcheck is done.
+pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    eval: Evaluation<F>,
+    pad: &Pad<F>,
+    transcript: &mut Transcript,
+) -> Result<ProverOutput<F>, SumcheckError> {
+    check_shape(circuit)?;
+    prove_layers(
+        circuit,
+        |l| PreparedLayer::from_circuit(circuit, l).map(Cow::Owned),
+        EvalSource::Owned(eval),
+        pad,
+        transcript,
+    )
+}
+
+/// The padded sumcheck over any source of prepared layers (asked for in
+/// order 0, 1, …; each is dropped before the next is requested).
+fn prove_layers<'p, F: Field, C: LayeredCircuit<F> + ?Sized>(
+    shape: &C,
+    mut layer_at: impl FnMut(usize) -> Result<Cow<'p, PreparedLayer<F>>, SumcheckError>,
+    mut eval: EvalSource<'_, F>,
+    pad: &Pad<F>,
+    transcript: &mut Transcript,
+) -> Result<ProverOutput<F>, SumcheckError> {
+    let nl = shape.num_layers();
+    let ev = eval.get();
+    if ev.wires.len() != nl
+        || ev
+            .wires
+            .iter()
+            .enumerate()
+            .any(|(l, w)| w.len() != shape.layer_nw(l))
+    {
+        return Err(SumcheckError::Count {
+            what: "evaluated layers",
+            expected: nl,
+            found: ev.wires.len(),
+        });
+    }
+    if !pad.0.matches(shape) {
+        return Err(SumcheckError::PadShape);
+    }
+    if let Some(index) = ev.outputs.iter().position(|v| !bool::from(v.is_zero())) {
+        return Err(SumcheckError::NonZeroOutput { index });
+    }
+
+    let lag = Lagrange::<F>::new();
+    let logv = log2_ceil(shape.num_outputs());
+    let g = begin_circuit::<F>(transcript, logv);
+    let mut bindings = [g.clone(), g];
+    let mut claims = [F::ZERO; 2];
+    let mut scratch = Scratch::new();
+    let mut layers = Vec::with_capacity(nl);
+    let mut bound_quads = Vec::with_capacity(nl);
+
+    for l in 0..nl {
+        let layer = layer_at(l)?;
+        let layer: &PreparedLayer<F> = &layer;
+        let alpha: F = transcript.challenge_element();
+        let beta: F = transcript.challenge_element();
+        eq2_table(
+            &bindings[0],
+            &bindings[1],
+            alpha,
+            layer.nv,
+            &mut scratch.eqg,
+            &mut scratch.eq_tmp,
+        );
+        layer.bind_g(&scratch.eqg, beta, &mut scratch.quad);
+        let mut claim = claims[0] + alpha * claims[1];
+        let lpad = &pad.0.layers[l];
+
+        let wires = eval.take_wires(l);
+        for w in &mut scratch.w {
+            w.clear();
+            w.extend_from_slice(&wires);
+        }
+        drop(wires);
+        let mut new_bindings = [
+            Vec::with_capacity(layer.logw),
+            Vec::with_capacity(layer.logw),
+        ];
+        let mut rounds = Vec::with_capacity(layer.logw);
+        if layer.logw > 0 {
+            scratch.qw.clear();
+            scratch.qw.resize(scratch.w[0].len(), F::ZERO);
+            scratch
+                .quad
+                .contract(0, &scratch.w[1], &mut scratch.qw, &mut scratch.scatter);
+        }
+        for round in 0..layer.logw {
+            let mut polys = [RoundPoly::default(); 2];
+            for hand in 0..2 {
+                // Invariant: `qw` holds the contraction of the form
+                // against the other hand's wires, for this hand.
+                let (a0, a2) = round_coefficients(&scratch.qw, &scratch.w[hand]);
+                let [p0, p1, p2] = lag.round_values(a0, a2, claim);
+                let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
+                transcript.write_element(&padded.p0);
+                transcript.write_element(&padded.p2);
+                let r: F = transcript.challenge_element();
+                claim = lag.eval(p0, p1, p2, r);
+                polys[hand] = padded;
+                new_bindings[hand].push(r);
+
+                bind_into(&scratch.w[hand], r, &mut scratch.tmp);
+                core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
+                if round + 1 == layer.logw && hand == 1 {
+                    scratch.quad.bind_h(hand, r);
+                } else {
+                    let next = 1 - hand;
+                    scratch.qw.clear();
+                    scratch.qw.resize(scratch.w[next].len(), F::ZERO);
+                    scratch.quad.bind_h_and_contract(
+                        hand,
+                        r,
+                        &scratch.w[hand],
+                        &mut scratch.qw,
+                        &mut scratch.scatter,
+                    );
+                }
+            }
+            rounds.push(polys);
+        }
+
+        let q = scratch.quad.scalar();
+        let c = [scratch.w[0].first().copied(), scratch.w[1].first().copied()];
+        let (q, c0, c1) = match (q, c, scratch.w[0].len(), scratch.w[1].len()) {
+            (Some(q), [Some(c0), Some(c1)], 1, 1) => (q, c0, c1),
+            _ => return Err(SumcheckError::Inconsistent { layer: l }),
+        };
+        if claim != q * c0 * c1 {
+            return Err(SumcheckError::Inconsistent { layer: l });
+        }
+        let padded = [c0 - lpad.claims[0], c1 - lpad.claims[1]];
+        transcript.write_elements(&padded);
+        layers.push(LayerProof {
+            rounds,
+            claims: padded,
+        });
+        bound_quads.push(q);
+        claims = [c0, c1];
+        bindings = new_bindings;
+    }
+    Ok(ProverOutput {
+        proof: SumcheckProof { layers },
+        bound_quads,
+    })
+}
+
+/// The evaluation a proof runs on: borrowed (kept intact) or owned (each
+/// layer's wires freed once that layer is proven).
+enum EvalSource<'e, F> {
+    Borrowed(&'e Evaluation<F>),
+    Owned(Evaluation<F>),
+}
+
+impl<F: Field> EvalSource<'_, F> {
+    fn get(&self) -> &Evaluation<F> {
+        match self {
+            Self::Borrowed(e) => e,
+            Self::Owned(e) => e,
+        }
+    }
+
+    fn take_wires(&mut self, layer: usize) -> Cow<'_, [F]> {
+        match self {
+            Self::Borrowed(e) => Cow::Borrowed(&e.wires[layer]),
+            Self::Owned(e) => Cow::Owned(core::mem::take(&mut e.wires[layer])),
+        }
     }
 }
 
@@ -272,8 +403,9 @@ impl<F: Field> Scratch<F> {
     }
 }
 
-/// Checks the sizes the protocol relies on.
-pub(crate) fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
+/// Checks the sizes the protocol relies on (term indices are checked when
+/// a layer is evaluated or prepared).
+pub fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
 ) -> Result<(), SumcheckError> {
     let nl = circuit.num_layers();

@@ -9,7 +9,7 @@
 
 use longfellow_field::Field;
 
-use crate::circuit::Term;
+use crate::circuit::{LayeredCircuit, Term};
 use crate::error::SumcheckError;
 use crate::par;
 
@@ -153,18 +153,91 @@ impl<F: Field> PreparedLayer<F> {
         }
         offsets.push(g.len() as u32);
         let consts = table.values;
-        let kinds = consts
-            .iter()
-            .map(|c| {
-                if *c == F::ONE {
-                    ConstKind::One
-                } else if bool::from(c.is_zero()) {
-                    ConstKind::Assert
-                } else {
-                    ConstKind::General
-                }
-            })
-            .collect();
+        let kinds = const_kinds(&consts);
+        Ok(Self {
+            logw,
+            nw,
+            nv,
+            hands,
+            offsets,
+            g,
+            k,
+            consts,
+            kinds,
+        })
+    }
+
+    /// Prepares layer `layer` of `circuit` by streaming its terms, without
+    /// ever holding them expanded: only a 16-byte sort record per term
+    /// (Morton key, output wire, constant index) lives while sorting, which
+    /// is a third of an expanded P-256 term. Same result as [`Self::new`] on
+    /// the expanded terms.
+    pub fn from_circuit<C: LayeredCircuit<F> + ?Sized>(
+        circuit: &C,
+        layer: usize,
+    ) -> Result<Self, SumcheckError> {
+        let logw = circuit.layer_logw(layer);
+        let nw = circuit.layer_nw(layer);
+        let nv = circuit.layer_nv(layer);
+        let bad = |what, value: u64, bound: u64| SumcheckError::BadCircuit {
+            layer,
+            what,
+            value,
+            bound,
+        };
+        if logw > MAX_LOGW {
+            return Err(bad("logw", logw as u64, MAX_LOGW as u64));
+        }
+        if nw == 0 || nw > (1usize << logw) {
+            return Err(bad("nw", nw as u64, 1u64 << logw));
+        }
+        let mut table = ConstTable::new();
+        let mut recs: Vec<SortRecord> = Vec::new();
+        let mut err = None;
+        circuit.for_each_term(layer, &mut |t: Term<F>| {
+            if err.is_some() {
+                return;
+            }
+            if t.g as usize >= nv {
+                err = Some(bad("g", t.g.into(), nv as u64));
+            } else if t.h0 as usize >= nw {
+                err = Some(bad("h0", t.h0.into(), nw as u64));
+            } else if t.h1 as usize >= nw {
+                err = Some(bad("h1", t.h1.into(), nw as u64));
+            } else if recs.len() >= u32::MAX as usize {
+                err = Some(bad("terms", recs.len() as u64, u32::MAX.into()));
+            } else {
+                recs.push(SortRecord {
+                    key: morton(t.h0, t.h1),
+                    g: t.g,
+                    k: table.intern(t.k),
+                });
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        sort_records(&mut recs);
+        let mut hands = Vec::new();
+        let mut offsets = Vec::new();
+        let mut g = Vec::with_capacity(recs.len());
+        let mut k = Vec::with_capacity(recs.len());
+        let mut last = None;
+        for r in &recs {
+            if last != Some(r.key) {
+                last = Some(r.key);
+                hands.push(unmorton(r.key));
+                offsets.push(g.len() as u32);
+            }
+            g.push(r.g);
+            k.push(r.k);
+        }
+        drop(recs);
+        offsets.push(g.len() as u32);
+        hands.shrink_to_fit();
+        offsets.shrink_to_fit();
+        let consts = table.values;
+        let kinds = const_kinds(&consts);
         Ok(Self {
             logw,
             nw,
@@ -272,6 +345,60 @@ impl<F: Field> PreparedLayer<F> {
             }
         });
     }
+}
+
+fn const_kinds<F: Field>(consts: &[F]) -> Vec<ConstKind> {
+    consts
+        .iter()
+        .map(|c| {
+            if *c == F::ONE {
+                ConstKind::One
+            } else if bool::from(c.is_zero()) {
+                ConstKind::Assert
+            } else {
+                ConstKind::General
+            }
+        })
+        .collect()
+}
+
+/// What [`PreparedLayer::from_circuit`] sorts: one term without its hands
+/// spelled out (they are recovered from the key).
+#[derive(Clone, Copy)]
+struct SortRecord {
+    key: u64,
+    g: u32,
+    k: u32,
+}
+
+/// Inverse of [`spread`]: the even bits of `v`, compacted.
+fn compact_bits(v: u64) -> u32 {
+    let mut v = v & 0x5555_5555_5555_5555;
+    v = (v | (v >> 1)) & 0x3333_3333_3333_3333;
+    v = (v | (v >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
+    v = (v | (v >> 4)) & 0x00ff_00ff_00ff_00ff;
+    v = (v | (v >> 8)) & 0x0000_ffff_0000_ffff;
+    v = (v | (v >> 16)) & 0x0000_0000_ffff_ffff;
+    v as u32
+}
+
+/// Inverse of [`morton`].
+fn unmorton(key: u64) -> [u32; 2] {
+    [compact_bits(key), compact_bits(key >> 1)]
+}
+
+/// Sorts by key only; ties keep no particular order, exactly like
+/// [`sort_terms`] (an unstable sort by the same key), so the per-pair term
+/// order can differ from [`PreparedLayer::new`]'s but every sum over a pair
+/// is the same set of products.
+fn sort_records(recs: &mut [SortRecord]) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::slice::ParallelSliceMut;
+        recs.par_sort_unstable_by_key(|r| r.key);
+    }
+    #[cfg(not(feature = "parallel"))]
+    recs.sort_unstable_by_key(|r| r.key);
 }
 
 fn sort_terms<F: Field>(terms: &mut [Term<F>]) {

@@ -8,8 +8,8 @@ use common::random_circuit::random_circuit;
 use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use longfellow_random::MdocLcg;
 use longfellow_sumcheck::{
-    committed_witness, constraints, quadratic_constraints, write_statement, Constraints,
-    LayeredCircuit, Pad, Prover, SimpleCircuit, SumcheckProof,
+    committed_witness, constraints, evaluate_streaming, prove_streaming, quadratic_constraints,
+    write_statement, Constraints, LayeredCircuit, Pad, Prover, SimpleCircuit, SumcheckProof,
 };
 use longfellow_transcript::Transcript;
 use proptest::prelude::*;
@@ -37,7 +37,17 @@ fn prove_and_check<F: Field>(c: &SimpleCircuit<F>, inputs: &[F], seed: u64) -> V
     let pad = Pad::sample(c, &mut MdocLcg::new(seed));
     let mut tp = statement(c, inputs);
     let mut tv = tp.clone();
+    let mut ts = tp.clone();
     let out = prover.prove(&eval, &pad, &mut tp).unwrap();
+
+    // The streaming path (one layer prepared at a time, evaluation straight
+    // from the terms) computes the same wires and writes the same transcript.
+    let streamed_eval = evaluate_streaming(c, inputs).unwrap();
+    assert_eq!(streamed_eval.wires, eval.wires);
+    assert_eq!(streamed_eval.outputs, eval.outputs);
+    let streamed = prove_streaming(c, streamed_eval, &pad, &mut ts).unwrap();
+    assert_eq!(streamed.proof, out.proof);
+    assert_eq!(streamed.bound_quads, out.bound_quads);
 
     let mut bytes = Vec::new();
     out.proof.write(&mut bytes);
@@ -121,6 +131,7 @@ fn wrong_input_count_is_rejected() {
     let (c, inputs) = random_circuit::<Fp128>(3, 2, &[4, 6], 2, 2);
     let prover = Prover::new(&c).unwrap();
     assert!(prover.evaluate(&inputs[1..]).is_err());
+    assert!(evaluate_streaming(&c, &inputs[1..]).is_err());
     let mut t = statement(&c, &inputs);
     let proof = SumcheckProof::zero(&c);
     assert!(constraints(&c, &inputs[..1], &proof, None, &mut t).is_err());
@@ -133,6 +144,10 @@ fn failing_assertion_is_reported() {
     let prover = Prover::new(&c).unwrap();
     assert!(matches!(
         prover.evaluate(&inputs),
+        Err(longfellow_sumcheck::SumcheckError::AssertionFailed { .. })
+    ));
+    assert!(matches!(
+        evaluate_streaming(&c, &inputs),
         Err(longfellow_sumcheck::SumcheckError::AssertionFailed { .. })
     ));
 }

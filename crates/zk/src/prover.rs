@@ -4,7 +4,8 @@ use longfellow_circuit::Circuit;
 use longfellow_ligero::{LigeroCommitment, LigeroParams, LigeroProver, QuadraticConstraint};
 use longfellow_reed_solomon::RsField;
 use longfellow_sumcheck::{
-    committed_witness, constraints, quadratic_constraints, write_statement, Pad, Prover,
+    check_shape, committed_witness, constraints, evaluate_streaming, prove_streaming,
+    quadratic_constraints, write_statement, Pad,
 };
 use longfellow_transcript::Transcript;
 use rand_core::RngCore;
@@ -24,11 +25,14 @@ pub enum ProvePhase {
     Ligero,
 }
 
-/// A circuit prepared for proving with fixed Ligero parameters.
+/// A circuit checked for proving with fixed Ligero parameters.
+///
+/// Holds nothing per term: each proof streams the terms from the compact
+/// circuit, preparing one layer at a time, which keeps the prover's peak
+/// memory near the size of its largest layer rather than of all layers.
 #[derive(Debug)]
 pub struct ZkProver<'a, F> {
     circuit: &'a Circuit<F>,
-    sumcheck: Prover<F>,
     params: LigeroParams,
     quad: Vec<QuadraticConstraint>,
 }
@@ -43,11 +47,11 @@ pub struct ZkCommitment<F> {
 }
 
 impl<'a, F: RsField> ZkProver<'a, F> {
-    /// Validates and prepares `circuit`.
+    /// Validates `circuit`'s shape.
     pub fn new(circuit: &'a Circuit<F>, params: ZkParams) -> Result<Self, ZkError> {
+        check_shape(circuit)?;
         Ok(Self {
             circuit,
-            sumcheck: Prover::new(circuit)?,
             params: params.ligero(circuit)?,
             quad: quadratic_constraints(circuit),
         })
@@ -123,10 +127,9 @@ impl<'a, F: RsField> ZkProver<'a, F> {
             });
         }
         write_statement(transcript, c, &inputs[..npub]);
-        let eval = self.sumcheck.evaluate(inputs)?;
+        let eval = evaluate_streaming(c, inputs)?;
         let mut ts = transcript.clone();
-        let out = self.sumcheck.prove(&eval, &commit.pad, &mut ts)?;
-        drop(eval);
+        let out = prove_streaming(c, eval, &commit.pad, &mut ts)?;
         on_phase(ProvePhase::Ligero);
         let cons = constraints(
             c,
