@@ -31,8 +31,9 @@ fn bench(args: &[&str]) -> String {
     stdout
 }
 
-fn temp_dir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-bench-{}", std::process::id()));
+/// A fresh directory per test (tests run in parallel).
+fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("longfellow-bench-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
@@ -44,7 +45,7 @@ fn reference_proof_len() -> usize {
 
 #[test]
 fn one_run_writes_csv_and_json_with_every_phase() {
-    let dir = temp_dir();
+    let dir = temp_dir("run");
     let (csv, json) = (dir.join("results.csv"), dir.join("summary.json"));
     let stdout = bench(&[
         "--reference",
@@ -106,4 +107,34 @@ fn only_load_prints_the_driver_tokens() {
         assert!(stdout.contains(key), "{key} missing in {stdout}");
     }
     assert!(!stdout.contains("prove_ms="));
+}
+
+#[test]
+fn only_verify_accepts_the_stored_proof_and_rejects_an_altered_one() {
+    let stdout = bench(&["--reference", "--only", "verify"]);
+    for key in ["load_ms=", "verify_ms=", "verify_cpu_ms=", "verify_ok=true"] {
+        assert!(stdout.contains(key), "{key} missing in {stdout}");
+    }
+
+    let mut proof = longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin"));
+    let mid = proof.len() / 2;
+    proof[mid] ^= 1;
+    let dir = temp_dir("altered");
+    let path = dir.join("proof.bin");
+    std::fs::write(&path, &proof).expect("write proof");
+    let out = Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .args([
+            "bench",
+            "--reference",
+            "--only",
+            "verify",
+            "--circuit",
+            &circuit(),
+        ])
+        .args(["--proof", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("run longfellow");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verify_ok=false"));
+    std::fs::remove_dir_all(dir).ok();
 }
