@@ -30,6 +30,8 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Time load, prove (by phase) and verify over several runs.
     Bench(cmd::bench::BenchArgs),
+    /// Check this implementation (or a peer's) against the reference vectors.
+    Conformance(cmd::conformance::ConformanceArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
         Command::Demo(a) => return cmd::demo::run(a),
+        Command::Conformance(a) => return cmd::conformance::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
