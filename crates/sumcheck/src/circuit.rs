@@ -32,6 +32,14 @@ pub trait LayeredCircuit<F: Field> {
     /// Replaces the contents of `out` with the terms of layer `layer`.
     fn layer_terms(&self, layer: usize, out: &mut Vec<Term<F>>);
 
+    /// Number of terms of layer `layer` (lets a streaming consumer size
+    /// its buffers exactly). The default streams the layer once to count.
+    fn layer_num_terms(&self, layer: usize) -> usize {
+        let mut n = 0usize;
+        self.for_each_term(layer, &mut |_| n += 1);
+        n
+    }
+
     /// Calls `f` on each term of layer `layer`. The default expands into a
     /// vector; implementations that can stream should, since the verifier
     /// visits every term once and needs no copy.
@@ -149,5 +157,8 @@ impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
     }
     fn for_each_term(&self, layer: usize, f: &mut dyn FnMut(Term<F>)) {
         self.layers()[layer].terms().for_each(f);
+    }
+    fn layer_num_terms(&self, layer: usize) -> usize {
+        self.layers()[layer].num_terms()
     }
 }

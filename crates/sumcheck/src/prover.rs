@@ -269,19 +269,26 @@ fn prove_layers<'p, F: Field, C: LayeredCircuit<F> + ?Sized>(
             &bindings[1],
             alpha,
             layer.nv,
-            &mut scratch.eqg,
-            &mut scratch.eq_tmp,
+            &mut scratch.tmp,
+            &mut scratch.qw,
         );
-        layer.bind_g(&scratch.eqg, beta, &mut scratch.quad);
+        // The eq tables live in `tmp` and `qw`, which the rounds below only
+        // start using after this, so one set of buffers serves both.
+        layer.bind_g(&scratch.tmp, beta, &mut scratch.quad);
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
         let wires = eval.take_wires(l);
-        for w in &mut scratch.w {
-            w.clear();
-            w.extend_from_slice(&wires);
+        scratch.w[1].clear();
+        scratch.w[1].extend_from_slice(&wires);
+        match wires {
+            // An owned layer's wires become hand 0's buffer, no copy.
+            Cow::Owned(v) => scratch.w[0] = v,
+            Cow::Borrowed(v) => {
+                scratch.w[0].clear();
+                scratch.w[0].extend_from_slice(v);
+            }
         }
-        drop(wires);
         let mut new_bindings = [
             Vec::with_capacity(layer.logw),
             Vec::with_capacity(layer.logw),
@@ -381,8 +388,6 @@ impl<F: Field> EvalSource<'_, F> {
 /// and round.
 struct Scratch<F> {
     quad: HQuad<F>,
-    eqg: Vec<F>,
-    eq_tmp: Vec<F>,
     w: [Vec<F>; 2],
     tmp: Vec<F>,
     qw: Vec<F>,
@@ -393,8 +398,6 @@ impl<F: Field> Scratch<F> {
     fn new() -> Self {
         Self {
             quad: HQuad::new(),
-            eqg: Vec::new(),
-            eq_tmp: Vec::new(),
             w: [Vec::new(), Vec::new()],
             tmp: Vec::new(),
             qw: Vec::new(),

@@ -192,7 +192,9 @@ impl<F: Field> PreparedLayer<F> {
             return Err(bad("nw", nw as u64, 1u64 << logw));
         }
         let mut table = ConstTable::new();
-        let mut recs: Vec<SortRecord> = Vec::new();
+        // Exact size: growing by doubling would briefly hold 1.5× the
+        // records (old and new buffer) and round capacity up to 2×.
+        let mut recs: Vec<SortRecord> = Vec::with_capacity(circuit.layer_num_terms(layer));
         let mut err = None;
         circuit.for_each_term(layer, &mut |t: Term<F>| {
             if err.is_some() {
