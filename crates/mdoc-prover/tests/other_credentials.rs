@@ -67,7 +67,7 @@ fn requests_the_credential_does_not_support_are_refused() {
         Err(ProveError::Refused(MdocError::AttributeValueMismatch(_)))
     ));
     let mut r = request.clone();
-    r.attributes[0].id = "given_name_national_character".into();
+    r.attributes[0].id = "not_in_this_mdoc".into();
     assert!(matches!(
         prover.prove(&r, &mdoc, &mut rng),
         Err(ProveError::Refused(MdocError::AttributeNotFound(_)))
