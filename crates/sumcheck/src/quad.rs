@@ -191,10 +191,13 @@ impl<F: Field> PreparedLayer<F> {
         if nw == 0 || nw > (1usize << logw) {
             return Err(bad("nw", nw as u64, 1u64 << logw));
         }
-        let mut table = ConstTable::new();
-        // Exact size: growing by doubling would briefly hold 1.5× the
-        // records (old and new buffer) and round capacity up to 2×.
-        let mut recs: Vec<SortRecord> = Vec::with_capacity(circuit.layer_num_terms(layer));
+        // Three passes over the compact terms instead of one sort of whole
+        // records: (1) the Morton keys alone, sorted and deduplicated into
+        // the distinct pairs; (2) each term's pair (by binary search) and
+        // the per-pair counts; (3) g and k placed at their pair's slots. At
+        // most 12 bytes per term are alive at once.
+        let nterms = circuit.layer_num_terms(layer);
+        let mut keys: Vec<u64> = Vec::with_capacity(nterms);
         let mut err = None;
         circuit.for_each_term(layer, &mut |t: Term<F>| {
             if err.is_some() {
@@ -206,38 +209,59 @@ impl<F: Field> PreparedLayer<F> {
                 err = Some(bad("h0", t.h0.into(), nw as u64));
             } else if t.h1 as usize >= nw {
                 err = Some(bad("h1", t.h1.into(), nw as u64));
-            } else if recs.len() >= u32::MAX as usize {
-                err = Some(bad("terms", recs.len() as u64, u32::MAX.into()));
+            } else if keys.len() >= u32::MAX as usize {
+                err = Some(bad("terms", keys.len() as u64, u32::MAX.into()));
             } else {
-                recs.push(SortRecord {
-                    key: morton(t.h0, t.h1),
-                    g: t.g,
-                    k: table.intern(t.k),
-                });
+                keys.push(morton(t.h0, t.h1));
             }
         });
         if let Some(e) = err {
             return Err(e);
         }
-        sort_records(&mut recs);
-        let mut hands = Vec::new();
-        let mut offsets = Vec::new();
-        let mut g = Vec::with_capacity(recs.len());
-        let mut k = Vec::with_capacity(recs.len());
-        let mut last = None;
-        for r in &recs {
-            if last != Some(r.key) {
-                last = Some(r.key);
-                hands.push(unmorton(r.key));
-                offsets.push(g.len() as u32);
+        let nterms = keys.len();
+        sort_keys(&mut keys);
+        keys.dedup();
+        keys.shrink_to_fit();
+        let mut offsets = vec![0u32; keys.len() + 1];
+        let mut pair_of: Vec<u32> = Vec::with_capacity(nterms);
+        let mut missing = false;
+        circuit.for_each_term(layer, &mut |t: Term<F>| {
+            match keys.binary_search(&morton(t.h0, t.h1)) {
+                Ok(j) if pair_of.len() < nterms => {
+                    offsets[j + 1] += 1;
+                    pair_of.push(j as u32);
+                }
+                // Only a circuit whose terms change between passes.
+                _ => missing = true,
             }
-            g.push(r.g);
-            k.push(r.k);
+        });
+        if missing || pair_of.len() != nterms {
+            return Err(bad("terms", pair_of.len() as u64, nterms as u64));
         }
-        drop(recs);
-        offsets.push(g.len() as u32);
-        hands.shrink_to_fit();
-        offsets.shrink_to_fit();
+        for j in 1..offsets.len() {
+            offsets[j] += offsets[j - 1];
+        }
+        let mut cursor = offsets.clone();
+        let mut g = vec![0u32; nterms];
+        let mut k = vec![0u32; nterms];
+        let mut table = ConstTable::new();
+        let mut n = 0usize;
+        circuit.for_each_term(layer, &mut |t: Term<F>| {
+            if let Some(&j) = pair_of.get(n) {
+                let slot = &mut cursor[j as usize];
+                g[*slot as usize] = t.g;
+                k[*slot as usize] = table.intern(t.k);
+                *slot += 1;
+            }
+            n += 1;
+        });
+        if n != nterms {
+            return Err(bad("terms", n as u64, nterms as u64));
+        }
+        drop(pair_of);
+        drop(cursor);
+        let hands: Vec<[u32; 2]> = keys.iter().map(|&key| unmorton(key)).collect();
+        drop(keys);
         let consts = table.values;
         let kinds = const_kinds(&consts);
         Ok(Self {
@@ -364,15 +388,6 @@ fn const_kinds<F: Field>(consts: &[F]) -> Vec<ConstKind> {
         .collect()
 }
 
-/// What [`PreparedLayer::from_circuit`] sorts: one term without its hands
-/// spelled out (they are recovered from the key).
-#[derive(Clone, Copy)]
-struct SortRecord {
-    key: u64,
-    g: u32,
-    k: u32,
-}
-
 /// Inverse of [`spread`]: the even bits of `v`, compacted.
 fn compact_bits(v: u64) -> u32 {
     let mut v = v & 0x5555_5555_5555_5555;
@@ -389,18 +404,14 @@ fn unmorton(key: u64) -> [u32; 2] {
     [compact_bits(key), compact_bits(key >> 1)]
 }
 
-/// Sorts by key only; ties keep no particular order, exactly like
-/// [`sort_terms`] (an unstable sort by the same key), so the per-pair term
-/// order can differ from [`PreparedLayer::new`]'s but every sum over a pair
-/// is the same set of products.
-fn sort_records(recs: &mut [SortRecord]) {
+fn sort_keys(keys: &mut [u64]) {
     #[cfg(feature = "parallel")]
     {
         use rayon::slice::ParallelSliceMut;
-        recs.par_sort_unstable_by_key(|r| r.key);
+        keys.par_sort_unstable();
     }
     #[cfg(not(feature = "parallel"))]
-    recs.sort_unstable_by_key(|r| r.key);
+    keys.sort_unstable();
 }
 
 fn sort_terms<F: Field>(terms: &mut [Term<F>]) {
