@@ -1,6 +1,7 @@
 //! Byte-exact agreement with Google's C++ reference implementation.
 //!
-//! The expected digests were produced by `tests/cpp/rs_harness.cc`, which
+//! The expected digests were produced by a small C++ driver, kept outside
+//! this repository because it compiles the reference's code, which
 //! runs the reference's own `ReedSolomon` (binomial convolution with the
 //! `Fp256²` FFT, root `kRootX/kRootY` of order 2^31) and `LCH14ReedSolomon`
 //! on the rows generated below, and hashes all `n` output elements
