@@ -55,6 +55,7 @@ mod lagrange;
 mod parallel;
 mod params;
 mod proof;
+#[cfg(feature = "prover")]
 mod prover;
 mod verifier;
 
@@ -63,6 +64,7 @@ pub use constraints::{LinearTerm, QuadraticConstraint};
 pub use error::LigeroError;
 pub use params::{LigeroParams, IDOT, ILDT, IQUAD, IW, MAX_SIZE};
 pub use proof::{LigeroProof, MAX_RUN};
+#[cfg(feature = "prover")]
 pub use prover::LigeroProver;
 pub use verifier::{verify, verify_with_statement};
 

@@ -2,9 +2,11 @@
 //! `parallel` feature is on. Each item is computed independently and written
 //! to its own slot, so the result is identical to the serial path.
 
+#[cfg(feature = "prover")]
 use longfellow_reed_solomon::RsEncoder;
 
 /// Extends every `n`-element row of `rows` in place.
+#[cfg(feature = "prover")]
 pub(crate) fn extend_rows<F, E>(encoder: &E, rows: &mut [F], n: usize)
 where
     F: Send,

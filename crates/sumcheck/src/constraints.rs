@@ -17,7 +17,7 @@ use crate::ligero_types::LinearTerm;
 use crate::pad::layer_pad_len;
 use crate::poly::Lagrange;
 use crate::proof::SumcheckProof;
-use crate::prover::check_shape;
+use crate::shape::check_shape;
 use crate::statement::begin_circuit;
 
 /// Linear constraints `A·W = b` on the committed witness, `A` as a list of

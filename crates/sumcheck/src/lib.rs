@@ -19,30 +19,38 @@
 
 mod circuit;
 mod constraints;
+#[cfg(feature = "prover")]
 mod dense;
 mod eq;
 mod error;
 mod ligero_types;
 mod pad;
+#[cfg(feature = "prover")]
 mod par;
 mod poly;
 mod proof;
+#[cfg(feature = "prover")]
 mod prover;
+#[cfg(feature = "prover")]
 mod quad;
+mod shape;
 mod statement;
 
 pub use circuit::{LayeredCircuit, SimpleCircuit, SimpleLayer, Term};
 pub use constraints::{constraints, Constraints};
+#[cfg(feature = "prover")]
 pub use dense::{bind_into, round_coefficients};
 pub use eq::{eq2_table, eq_table, log2_ceil};
 pub use error::SumcheckError;
 pub use ligero_types::{LinearTerm, QuadraticConstraint};
 pub use pad::{committed_witness, layer_pad_len, pad_len, quadratic_constraints, witness_len, Pad};
+#[cfg(feature = "prover")]
 pub use par::Scatter;
 pub use poly::{Lagrange, RoundPoly};
 pub use proof::{LayerProof, SumcheckProof};
-pub use prover::{
-    check_shape, evaluate_streaming, prove_streaming, Evaluation, Prover, ProverOutput,
-};
-pub use quad::{HQuad, PreparedLayer, MAX_LOGW};
+#[cfg(feature = "prover")]
+pub use prover::{evaluate_streaming, prove_streaming, Evaluation, Prover, ProverOutput};
+#[cfg(feature = "prover")]
+pub use quad::{HQuad, PreparedLayer};
+pub use shape::{check_shape, MAX_LOGW};
 pub use statement::{write_statement, BINDING_CAPACITY};

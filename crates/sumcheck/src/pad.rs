@@ -8,13 +8,18 @@
 //! seeded generator.
 
 use longfellow_field::Field;
+#[cfg(feature = "prover")]
 use longfellow_random::random_element;
+#[cfg(feature = "prover")]
 use rand_core::RngCore;
 
 use crate::circuit::LayeredCircuit;
 use crate::ligero_types::QuadraticConstraint;
+#[cfg(feature = "prover")]
 use crate::poly::RoundPoly;
-use crate::proof::{LayerProof, SumcheckProof};
+#[cfg(feature = "prover")]
+use crate::proof::LayerProof;
+use crate::proof::SumcheckProof;
 
 /// Witness slots a layer with `logw` rounds per hand occupies.
 pub fn layer_pad_len(logw: usize) -> usize {
@@ -39,6 +44,7 @@ pub struct Pad<F>(pub SumcheckProof<F>);
 
 impl<F: Field> Pad<F> {
     /// Draws a pad for `circuit` from `rng`, in witness order.
+    #[cfg(feature = "prover")]
     pub fn sample<C: LayeredCircuit<F> + ?Sized, R: RngCore + ?Sized>(
         circuit: &C,
         rng: &mut R,

@@ -13,7 +13,8 @@ use crate::pad::Pad;
 use crate::par::Scatter;
 use crate::poly::{Lagrange, RoundPoly};
 use crate::proof::{LayerProof, SumcheckProof};
-use crate::quad::{HQuad, PreparedLayer, MAX_LOGW};
+use crate::quad::{HQuad, PreparedLayer};
+pub use crate::shape::check_shape;
 use crate::statement::{begin_circuit, write_statement};
 
 /// All wire values of one circuit evaluation.
@@ -404,53 +405,6 @@ impl<F: Field> Scratch<F> {
             scatter: Scatter::new(),
         }
     }
-}
-
-/// Checks the sizes the protocol relies on (term indices are checked when
-/// a layer is evaluated or prepared).
-pub fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
-    circuit: &C,
-) -> Result<(), SumcheckError> {
-    let nl = circuit.num_layers();
-    let bad = |layer, what, value: usize, bound: usize| SumcheckError::BadCircuit {
-        layer,
-        what,
-        value: value as u64,
-        bound: bound as u64,
-    };
-    if nl == 0 {
-        return Err(bad(0, "number of layers", 0, 1));
-    }
-    if circuit.num_outputs() == 0 || log2_ceil(circuit.num_outputs()) > MAX_LOGW {
-        return Err(bad(0, "outputs", circuit.num_outputs(), 1 << MAX_LOGW));
-    }
-    if circuit.layer_nw(nl - 1) != circuit.num_inputs() {
-        return Err(bad(
-            nl - 1,
-            "nw (must equal inputs)",
-            circuit.layer_nw(nl - 1),
-            circuit.num_inputs(),
-        ));
-    }
-    if circuit.num_public_inputs() > circuit.num_inputs() {
-        return Err(bad(
-            nl - 1,
-            "public inputs",
-            circuit.num_public_inputs(),
-            circuit.num_inputs(),
-        ));
-    }
-    for l in 0..nl {
-        let logw = circuit.layer_logw(l);
-        let nw = circuit.layer_nw(l);
-        if logw > MAX_LOGW {
-            return Err(bad(l, "logw", logw, MAX_LOGW));
-        }
-        if nw == 0 || nw > (1usize << logw) {
-            return Err(bad(l, "nw", nw, 1 << logw));
-        }
-    }
-    Ok(())
 }
 
 impl<F: Field> LayeredCircuit<F> for Prover<F> {

@@ -13,8 +13,7 @@ use crate::circuit::{LayeredCircuit, Term};
 use crate::error::SumcheckError;
 use crate::par;
 
-/// Largest supported `logw`: wire indices are `u32`.
-pub const MAX_LOGW: usize = 32;
+pub use crate::shape::MAX_LOGW;
 
 fn spread(x: u32) -> u64 {
     let mut v = u64::from(x);

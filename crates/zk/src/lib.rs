@@ -17,11 +17,13 @@
 
 mod error;
 mod proof;
+#[cfg(feature = "prover")]
 mod prover;
 mod verifier;
 
 pub use error::ZkError;
 pub use proof::ZkProof;
+#[cfg(feature = "prover")]
 pub use prover::{prove, ProvePhase, ZkCommitment, ZkProver};
 pub use verifier::{verify, ZkVerifier};
 
@@ -57,6 +59,7 @@ impl ZkParams {
 
 /// The circuit's subfield boundary rebased to the committed witness
 /// (which starts at the first private input).
+#[cfg(feature = "prover")]
 pub(crate) fn witness_subfield_boundary<F: Field>(circuit: &Circuit<F>) -> usize {
     circuit
         .subfield_boundary()
