@@ -31,7 +31,6 @@
 mod cbor;
 pub mod ecdsa;
 pub mod error;
-pub mod gf2;
 pub mod layout;
 pub mod mac;
 pub mod parse;

@@ -6,7 +6,7 @@
 //! tag = (a_v + a_p)·m, with a fresh prover key a_p per half and one verifier
 //! key a_v drawn from the transcript after both circuits are committed.
 
-use crate::gf2;
+use longfellow_field::Gf2_128;
 
 /// The MAC keys: six prover shares (drawn before committing) and the
 /// verifier share (drawn from the transcript after committing).
@@ -51,7 +51,9 @@ pub fn tags(messages: [&[u8; 32]; 3], keys: &MacInputs) -> [u128; 6] {
     let mut out = [0u128; 6];
     for (i, m) in messages.iter().enumerate() {
         for (j, half) in halves(m).into_iter().enumerate() {
-            out[2 * i + j] = gf2::mul(keys.verifier_key ^ keys.prover_keys[i][j], half);
+            // Constant-time product: the keys and the credential hash are secret.
+            let key = Gf2_128::from_u128(keys.verifier_key ^ keys.prover_keys[i][j]);
+            out[2 * i + j] = (key * Gf2_128::from_u128(half)).to_u128();
         }
     }
     out

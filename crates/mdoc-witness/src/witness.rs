@@ -9,7 +9,6 @@ use p256::{AffinePoint, FieldElement};
 
 use crate::ecdsa::{self, fe_le, fe_reduce, pluck_point};
 use crate::error::MdocError;
-use crate::gf2;
 use crate::layout;
 use crate::mac::{self, MacInputs};
 use crate::parse::{parse_device_response, DeviceResponse, IssuerSignedItem, ItemField};
@@ -289,7 +288,6 @@ fn sig_private(
 
 struct HashWriter {
     out: Vec<u128>,
-    basis: [u128; 16],
 }
 
 impl HashWriter {
@@ -315,7 +313,8 @@ impl HashWriter {
     fn word(&mut self, w: u32) {
         for k in 0..8 {
             let v = (w >> (4 * k) & 0xf) as u16;
-            self.out.push(gf2::inject(&self.basis, (v << 1) ^ 15));
+            self.out
+                .push(Gf2_128::from_index(u64::from((v << 1) ^ 15)).to_u128());
         }
     }
 
@@ -366,7 +365,6 @@ fn hash_private(
 ) -> Result<Vec<u128>, MdocError> {
     let mut w = HashWriter {
         out: Vec::with_capacity(spec.hash_private_len()),
-        basis: gf2::subfield_basis(),
     };
     let mso = &response.mso;
     w.be256_bits(credential_hash);
