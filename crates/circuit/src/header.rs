@@ -30,6 +30,26 @@ fn invalid(what: &'static str, value: u64, why: &'static str) -> CircuitError {
 }
 
 impl RawHeader {
+    /// Reads the eight header fields in their wire order (field ID, nv, nc,
+    /// npub, subfield boundary, ninputs, nl, nconst) — the same order in
+    /// LFC1 (3-byte integers) and LFC2 (ULEB128), so each decoder passes
+    /// only its integer reader — and validates them.
+    pub(crate) fn read_validated<F: Field>(
+        mut next: impl FnMut() -> Result<u64, CircuitError>,
+    ) -> Result<Dims, CircuitError> {
+        Self {
+            field_id: next()?,
+            nv: next()?,
+            nc: next()?,
+            npub: next()?,
+            subfield_boundary: next()?,
+            ninputs: next()?,
+            nl: next()?,
+            nconst: next()?,
+        }
+        .validate::<F>()
+    }
+
     /// Checks the header against the field `F` and the limits.
     pub(crate) fn validate<F: Field>(&self) -> Result<Dims, CircuitError> {
         if self.field_id != u64::from(F::FIELD_ID) {

@@ -41,21 +41,7 @@ pub(crate) fn read_lfc1<F: Field>(
             version: u64::from(version),
         });
     }
-    let mut n = [0u64; 8];
-    for v in n.iter_mut() {
-        *v = u64::from(inp.u24("LFC1 header")?);
-    }
-    let dims = RawHeader {
-        field_id: n[0],
-        nv: n[1],
-        nc: n[2],
-        npub: n[3],
-        subfield_boundary: n[4],
-        ninputs: n[5],
-        nl: n[6],
-        nconst: n[7],
-    }
-    .validate::<F>()?;
+    let dims = RawHeader::read_validated::<F>(|| Ok(u64::from(inp.u24("LFC1 header")?)))?;
     let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
 
     let mut layers = Vec::with_capacity(dims.nl);
