@@ -4,7 +4,7 @@
 //! and verifies the stored proof. Default HASH: v7, one attribute.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../../mdoc/tests/common/mod.rs"]
 mod common;
 
 use longfellow_mdoc::Verifier;

@@ -3,6 +3,8 @@
 //! elementIdentifier. Version 7 proves it; version 6 cannot express that
 //! order and must refuse up front with the specific error.
 
+// The reference inputs are shared with longfellow-mdoc's tests.
+#[path = "../../mdoc/tests/common/mod.rs"]
 mod common;
 
 use longfellow_mdoc::{RequestedAttribute, Verifier};

@@ -1,6 +1,8 @@
 //! Google's stored mdoc proofs, reproduced byte-for-byte with the
 //! deterministic generator (seed 42) and accepted by the verifier.
 
+// The reference inputs are shared with longfellow-mdoc's tests.
+#[path = "../../mdoc/tests/common/mod.rs"]
 mod common;
 
 use std::time::Instant;

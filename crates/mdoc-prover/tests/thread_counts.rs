@@ -3,6 +3,8 @@
 //! pool (the parallel paths of sumcheck, Ligero and Merkle all run in the
 //! second).
 
+// The reference inputs are shared with longfellow-mdoc's tests.
+#[path = "../../mdoc/tests/common/mod.rs"]
 mod common;
 
 use longfellow_mdoc_prover::Prover;

@@ -59,8 +59,9 @@ fn hex32(s: &str) -> [u8; 32] {
     out
 }
 
-/// The case's request (no attributes) and DeviceResponse.
-pub fn case() -> (MdocRequest, Vec<u8>) {
+/// The named case's request (its own time and docType, no attributes) and
+/// DeviceResponse.
+pub fn case_named(name: &str) -> (MdocRequest, Vec<u8>) {
     let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
         "google/mdoc/cases.json",
     ))
@@ -69,17 +70,26 @@ pub fn case() -> (MdocRequest, Vec<u8>) {
         .as_array()
         .expect("array")
         .iter()
-        .find(|c| c["name"] == CASE)
+        .find(|c| c["name"] == name)
         .expect("case");
     let s = |k: &str| case[k].as_str().expect(k);
     let request = MdocRequest {
         issuer_pk: (hex32(s("pkx")), hex32(s("pky"))),
         transcript: hex::decode(s("transcript_hex")).expect("transcript"),
-        now: *b"2024-10-01T09:00:00Z",
-        doc_type: "org.iso.18013.5.1.mDL".into(),
+        now: s("now").as_bytes().try_into().expect("20-byte now"),
+        doc_type: s("doc_type").into(),
         attributes: Vec::new(),
     };
     (request, hex::decode(s("mdoc_hex")).expect("mdoc"))
+}
+
+/// The reference proofs' case, with the time and docType of the vectors
+/// README.
+pub fn case() -> (MdocRequest, Vec<u8>) {
+    let (mut request, mdoc) = case_named(CASE);
+    request.now = *b"2024-10-01T09:00:00Z";
+    request.doc_type = "org.iso.18013.5.1.mDL".into();
+    (request, mdoc)
 }
 
 /// Finds `id`'s CBOR elementValue in the DeviceResponse as the encoded
