@@ -35,6 +35,8 @@ mod prover;
 mod quad;
 mod shape;
 mod statement;
+#[cfg(feature = "prover")]
+mod stream_bind;
 
 pub use circuit::{LayeredCircuit, SimpleCircuit, SimpleLayer, Term};
 pub use constraints::{constraints, Constraints};

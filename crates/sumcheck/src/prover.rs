@@ -16,6 +16,7 @@ use crate::proof::{LayerProof, SumcheckProof};
 use crate::quad::{HQuad, PreparedLayer};
 pub use crate::shape::check_shape;
 use crate::statement::{begin_circuit, write_statement};
+use crate::stream_bind::bind_g_streaming;
 
 /// All wire values of one circuit evaluation.
 #[derive(Clone, Debug)]
@@ -128,7 +129,10 @@ impl<F: Field> Prover<F> {
     ) -> Result<ProverOutput<F>, SumcheckError> {
         prove_layers(
             self,
-            |l| Ok(Cow::Borrowed(&self.layers[l])),
+            |l, eqg, beta, quad| {
+                self.layers[l].bind_g(eqg, beta, quad);
+                Ok(())
+            },
             EvalSource::Borrowed(eval),
             pad,
             transcript,
@@ -200,10 +204,10 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     })
 }
 
-/// Runs the padded sumcheck like [`Prover::prove`], but prepares each layer
-/// from `circuit` only when its turn comes and frees it right after, so at
-/// most one prepared layer is alive; each layer's wires are freed once its
-/// sumcheck is done.
+/// Runs the padded sumcheck like [`Prover::prove`], but binds each layer's
+/// output variables straight from `circuit`'s terms when its turn comes
+/// (see [`crate::stream_bind`]): nothing is prepared or sorted per proof,
+/// and each layer's wires are freed once its sumcheck is done.
 pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     eval: Evaluation<F>,
@@ -213,18 +217,18 @@ pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     check_shape(circuit)?;
     prove_layers(
         circuit,
-        |l| PreparedLayer::from_circuit(circuit, l).map(Cow::Owned),
+        |l, eqg, beta, quad| bind_g_streaming(circuit, l, eqg, beta, quad),
         EvalSource::Owned(eval),
         pad,
         transcript,
     )
 }
 
-/// The padded sumcheck over any source of prepared layers (asked for in
-/// order 0, 1, …; each is dropped before the next is requested).
-fn prove_layers<'p, F: Field, C: LayeredCircuit<F> + ?Sized>(
+/// The padded sumcheck; `bind_g(l, eqg, beta, quad)` fills `quad` with
+/// layer `l`'s form bound at the output point (called for layers 0, 1, …).
+fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     shape: &C,
-    mut layer_at: impl FnMut(usize) -> Result<Cow<'p, PreparedLayer<F>>, SumcheckError>,
+    mut bind_g: impl FnMut(usize, &[F], F, &mut HQuad<F>) -> Result<(), SumcheckError>,
     mut eval: EvalSource<'_, F>,
     pad: &Pad<F>,
     transcript: &mut Transcript,
@@ -261,53 +265,60 @@ fn prove_layers<'p, F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut bound_quads = Vec::with_capacity(nl);
 
     for l in 0..nl {
-        let layer = layer_at(l)?;
-        let layer: &PreparedLayer<F> = &layer;
+        let logw = shape.layer_logw(l);
         let alpha: F = transcript.challenge_element();
         let beta: F = transcript.challenge_element();
         eq2_table(
             &bindings[0],
             &bindings[1],
             alpha,
-            layer.nv,
+            shape.layer_nv(l),
             &mut scratch.tmp,
             &mut scratch.qw,
         );
         // The eq tables live in `tmp` and `qw`, which the rounds below only
         // start using after this, so one set of buffers serves both.
-        layer.bind_g(&scratch.tmp, beta, &mut scratch.quad);
+        bind_g(l, &scratch.tmp, beta, &mut scratch.quad)?;
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
-        let wires = eval.take_wires(l);
-        scratch.w[1].clear();
-        scratch.w[1].extend_from_slice(&wires);
-        match wires {
-            // An owned layer's wires become hand 0's buffer, no copy.
-            Cow::Owned(v) => scratch.w[0] = v,
+        // Both hands start from the layer's wires: hand 1 owns them (an
+        // owned layer's wires move in, no copy) and hand 0 reads them until
+        // its first binding writes its own, half-size array.
+        match eval.take_wires(l) {
+            Cow::Owned(v) => scratch.w[1] = v,
             Cow::Borrowed(v) => {
-                scratch.w[0].clear();
-                scratch.w[0].extend_from_slice(v);
+                scratch.w[1].clear();
+                scratch.w[1].extend_from_slice(v);
             }
         }
-        let mut new_bindings = [
-            Vec::with_capacity(layer.logw),
-            Vec::with_capacity(layer.logw),
-        ];
-        let mut rounds = Vec::with_capacity(layer.logw);
-        if layer.logw > 0 {
+        scratch.w[0].clear();
+        if logw == 0 {
+            // No round binds hand 0: it keeps the (single) wire as is.
+            let [w0, w1] = &mut scratch.w;
+            w0.extend_from_slice(w1);
+        }
+        let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
+        let mut rounds = Vec::with_capacity(logw);
+        if logw > 0 {
             scratch.qw.clear();
-            scratch.qw.resize(scratch.w[0].len(), F::ZERO);
+            scratch.qw.resize(scratch.w[1].len(), F::ZERO);
             scratch
                 .quad
                 .contract(0, &scratch.w[1], &mut scratch.qw, &mut scratch.scatter);
         }
-        for round in 0..layer.logw {
+        for round in 0..logw {
             let mut polys = [RoundPoly::default(); 2];
             for hand in 0..2 {
+                let shared = round == 0 && hand == 0;
+                let w_hand: &[F] = if shared {
+                    &scratch.w[1]
+                } else {
+                    &scratch.w[hand]
+                };
                 // Invariant: `qw` holds the contraction of the form
                 // against the other hand's wires, for this hand.
-                let (a0, a2) = round_coefficients(&scratch.qw, &scratch.w[hand]);
+                let (a0, a2) = round_coefficients(&scratch.qw, w_hand);
                 let [p0, p1, p2] = lag.round_values(a0, a2, claim);
                 let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
                 transcript.write_element(&padded.p0);
@@ -317,9 +328,14 @@ fn prove_layers<'p, F: Field, C: LayeredCircuit<F> + ?Sized>(
                 polys[hand] = padded;
                 new_bindings[hand].push(r);
 
-                bind_into(&scratch.w[hand], r, &mut scratch.tmp);
-                core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
-                if round + 1 == layer.logw && hand == 1 {
+                if shared {
+                    let [w0, w1] = &mut scratch.w;
+                    bind_into(w1, r, w0);
+                } else {
+                    bind_into(&scratch.w[hand], r, &mut scratch.tmp);
+                    core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
+                }
+                if round + 1 == logw && hand == 1 {
                     scratch.quad.bind_h(hand, r);
                 } else {
                     let next = 1 - hand;

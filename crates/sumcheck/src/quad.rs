@@ -9,7 +9,7 @@
 
 use longfellow_field::Field;
 
-use crate::circuit::{LayeredCircuit, Term};
+use crate::circuit::Term;
 use crate::error::SumcheckError;
 use crate::par;
 
@@ -166,116 +166,6 @@ impl<F: Field> PreparedLayer<F> {
         })
     }
 
-    /// Prepares layer `layer` of `circuit` by streaming its terms, without
-    /// ever holding them expanded: only a 16-byte sort record per term
-    /// (Morton key, output wire, constant index) lives while sorting, which
-    /// is a third of an expanded P-256 term. Same result as [`Self::new`] on
-    /// the expanded terms.
-    pub fn from_circuit<C: LayeredCircuit<F> + ?Sized>(
-        circuit: &C,
-        layer: usize,
-    ) -> Result<Self, SumcheckError> {
-        let logw = circuit.layer_logw(layer);
-        let nw = circuit.layer_nw(layer);
-        let nv = circuit.layer_nv(layer);
-        let bad = |what, value: u64, bound: u64| SumcheckError::BadCircuit {
-            layer,
-            what,
-            value,
-            bound,
-        };
-        if logw > MAX_LOGW {
-            return Err(bad("logw", logw as u64, MAX_LOGW as u64));
-        }
-        if nw == 0 || nw > (1usize << logw) {
-            return Err(bad("nw", nw as u64, 1u64 << logw));
-        }
-        // Three passes over the compact terms instead of one sort of whole
-        // records: (1) the Morton keys alone, sorted and deduplicated into
-        // the distinct pairs; (2) each term's pair (by binary search) and
-        // the per-pair counts; (3) g and k placed at their pair's slots. At
-        // most 12 bytes per term are alive at once.
-        let nterms = circuit.layer_num_terms(layer);
-        let mut keys: Vec<u64> = Vec::with_capacity(nterms);
-        let mut err = None;
-        circuit.for_each_term(layer, &mut |t: Term<F>| {
-            if err.is_some() {
-                return;
-            }
-            if t.g as usize >= nv {
-                err = Some(bad("g", t.g.into(), nv as u64));
-            } else if t.h0 as usize >= nw {
-                err = Some(bad("h0", t.h0.into(), nw as u64));
-            } else if t.h1 as usize >= nw {
-                err = Some(bad("h1", t.h1.into(), nw as u64));
-            } else if keys.len() >= u32::MAX as usize {
-                err = Some(bad("terms", keys.len() as u64, u32::MAX.into()));
-            } else {
-                keys.push(morton(t.h0, t.h1));
-            }
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
-        let nterms = keys.len();
-        sort_keys(&mut keys);
-        keys.dedup();
-        keys.shrink_to_fit();
-        let mut offsets = vec![0u32; keys.len() + 1];
-        let mut pair_of: Vec<u32> = Vec::with_capacity(nterms);
-        let mut missing = false;
-        circuit.for_each_term(layer, &mut |t: Term<F>| {
-            match keys.binary_search(&morton(t.h0, t.h1)) {
-                Ok(j) if pair_of.len() < nterms => {
-                    offsets[j + 1] += 1;
-                    pair_of.push(j as u32);
-                }
-                // Only a circuit whose terms change between passes.
-                _ => missing = true,
-            }
-        });
-        if missing || pair_of.len() != nterms {
-            return Err(bad("terms", pair_of.len() as u64, nterms as u64));
-        }
-        for j in 1..offsets.len() {
-            offsets[j] += offsets[j - 1];
-        }
-        let mut cursor = offsets.clone();
-        let mut g = vec![0u32; nterms];
-        let mut k = vec![0u32; nterms];
-        let mut table = ConstTable::new();
-        let mut n = 0usize;
-        circuit.for_each_term(layer, &mut |t: Term<F>| {
-            if let Some(&j) = pair_of.get(n) {
-                let slot = &mut cursor[j as usize];
-                g[*slot as usize] = t.g;
-                k[*slot as usize] = table.intern(t.k);
-                *slot += 1;
-            }
-            n += 1;
-        });
-        if n != nterms {
-            return Err(bad("terms", n as u64, nterms as u64));
-        }
-        drop(pair_of);
-        drop(cursor);
-        let hands: Vec<[u32; 2]> = keys.iter().map(|&key| unmorton(key)).collect();
-        drop(keys);
-        let consts = table.values;
-        let kinds = const_kinds(&consts);
-        Ok(Self {
-            logw,
-            nw,
-            nv,
-            hands,
-            offsets,
-            g,
-            k,
-            consts,
-            kinds,
-        })
-    }
-
     /// Term indices of distinct pair `j`.
     fn term_range(&self, j: usize) -> core::ops::Range<usize> {
         self.offsets[j] as usize..self.offsets[j + 1] as usize
@@ -385,32 +275,6 @@ fn const_kinds<F: Field>(consts: &[F]) -> Vec<ConstKind> {
             }
         })
         .collect()
-}
-
-/// Inverse of [`spread`]: the even bits of `v`, compacted.
-fn compact_bits(v: u64) -> u32 {
-    let mut v = v & 0x5555_5555_5555_5555;
-    v = (v | (v >> 1)) & 0x3333_3333_3333_3333;
-    v = (v | (v >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
-    v = (v | (v >> 4)) & 0x00ff_00ff_00ff_00ff;
-    v = (v | (v >> 8)) & 0x0000_ffff_0000_ffff;
-    v = (v | (v >> 16)) & 0x0000_0000_ffff_ffff;
-    v as u32
-}
-
-/// Inverse of [`morton`].
-fn unmorton(key: u64) -> [u32; 2] {
-    [compact_bits(key), compact_bits(key >> 1)]
-}
-
-fn sort_keys(keys: &mut [u64]) {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::slice::ParallelSliceMut;
-        keys.par_sort_unstable();
-    }
-    #[cfg(not(feature = "parallel"))]
-    keys.sort_unstable();
 }
 
 fn sort_terms<F: Field>(terms: &mut [Term<F>]) {
