@@ -180,6 +180,25 @@ impl<F: Field> Layer<F> {
         });
     }
 
+    /// Calls `f` with the terms in file order, `block` at a time (the last
+    /// block may be shorter). A consumer behind a trait object pays one
+    /// indirect call per block instead of one per term, and its loop over
+    /// the block is compiled for its own body.
+    pub fn for_each_term_block(&self, block: usize, mut f: impl FnMut(&[Term<F>])) {
+        let block = block.max(1);
+        let mut buf = Vec::with_capacity(block.min(self.nterms));
+        self.for_each_term(|t| {
+            buf.push(t);
+            if buf.len() == block {
+                f(&buf);
+                buf.clear();
+            }
+        });
+        if !buf.is_empty() {
+            f(&buf);
+        }
+    }
+
     /// The terms in file order.
     pub fn terms(&self) -> impl Iterator<Item = Term<F>> + '_ {
         TermIter {

@@ -37,7 +37,13 @@ pub fn eq_table<F: Field>(point: &[F], n: usize, out: &mut Vec<F>) {
 }
 
 /// Fills `out` with `eq(g0, i) + alpha·eq(g1, i)` for `0 ≤ i < n`: the
-/// random combination of the two claims carried into a layer.
+/// random combination of the two claims carried into a layer. Both points
+/// have the same length, with `n ≤ 2^len`.
+///
+/// `eq` factors over the index bits, `eq(G, lo + 2^k·hi) = eq(G[..k], lo)·
+/// eq(G[k..], hi)`, so the four half-length tables (about `√n` entries
+/// each, kept in `tmp`) give every entry with two products; α is folded
+/// into the second high table. No second full-size table is built.
 pub fn eq2_table<F: Field>(
     g0: &[F],
     g1: &[F],
@@ -46,10 +52,40 @@ pub fn eq2_table<F: Field>(
     out: &mut Vec<F>,
     tmp: &mut Vec<F>,
 ) {
-    eq_table(g0, n, out);
-    eq_table(g1, n, tmp);
-    for (o, t) in out.iter_mut().zip(tmp.iter()) {
-        *o += alpha * *t;
+    debug_assert_eq!(g0.len(), g1.len());
+    out.clear();
+    if n == 0 {
+        return;
+    }
+    let bits = log2_ceil(n).min(g0.len());
+    let k = bits.div_ceil(2);
+    let (nlo, nhi) = (n.min(1 << k), n.div_ceil(1 << k));
+    // tmp = [lo0 | lo1 | hi0 | hi1·α], each half-table built in `out`.
+    tmp.clear();
+    for g in [g0, g1] {
+        eq_table(&g[..k], nlo, out);
+        tmp.extend_from_slice(out);
+    }
+    for (j, g) in [g0, g1].into_iter().enumerate() {
+        eq_table(&g[k..], nhi, out);
+        if j == 1 {
+            out.iter_mut().for_each(|v| *v *= alpha);
+        }
+        tmp.extend_from_slice(out);
+    }
+    let (lo0, rest) = tmp.split_at(nlo);
+    let (lo1, rest) = rest.split_at(nlo);
+    let (hi0, hi1) = rest.split_at(nhi);
+    out.clear();
+    out.reserve_exact(n);
+    for (&a, &b) in hi0.iter().zip(hi1) {
+        let row = (n - out.len()).min(nlo);
+        out.extend(
+            lo0[..row]
+                .iter()
+                .zip(&lo1[..row])
+                .map(|(&x, &y)| a * x + b * y),
+        );
     }
 }
 

@@ -159,38 +159,16 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut current = inputs.to_vec();
     for l in (0..nl).rev() {
         let nv = circuit.layer_nv(l);
-        let nw = current.len();
         let mut out = vec![F::ZERO; nv];
         let mut err = None;
-        circuit.for_each_term(l, &mut |t: Term<F>| {
-            if err.is_some() {
-                return;
-            }
-            let (g, h0, h1) = (t.g as usize, t.h0 as usize, t.h1 as usize);
-            let (Some(slot), Some(&a), Some(&b)) =
-                (out.get_mut(g), current.get(h0), current.get(h1))
-            else {
-                err = Some(SumcheckError::BadCircuit {
-                    layer: l,
-                    what: "term index",
-                    value: t.g.max(t.h0).max(t.h1).into(),
-                    bound: nv.min(nw) as u64,
-                });
-                return;
-            };
-            let prod = a * b;
-            if bool::from(t.k.is_zero()) {
-                if !bool::from(prod.is_zero()) {
-                    err = Some(SumcheckError::AssertionFailed {
-                        layer: l,
-                        h0: t.h0,
-                        h1: t.h1,
-                    });
+        // Terms sharing a hand pair are stored next to each other, so the
+        // pair's product is computed once per run.
+        let mut last: Option<([u32; 2], F)> = None;
+        circuit.for_each_term_block(l, &mut |block: &[Term<F>]| {
+            if err.is_none() {
+                if let Err(e) = evaluate_block(l, block, &current, &mut out, &mut last) {
+                    err = Some(e);
                 }
-            } else if t.k == F::ONE {
-                *slot += prod;
-            } else {
-                *slot += t.k * prod;
             }
         });
         if let Some(e) = err {
@@ -202,6 +180,59 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
         wires,
         outputs: current,
     })
+}
+
+/// Adds the contributions of `block`'s terms (layer `layer`) to `out`,
+/// reading the layer's inputs from `input`; `last` carries the previous
+/// pair's product across blocks.
+fn evaluate_block<F: Field>(
+    layer: usize,
+    block: &[Term<F>],
+    input: &[F],
+    out: &mut [F],
+    last: &mut Option<([u32; 2], F)>,
+) -> Result<(), SumcheckError> {
+    let (nv, nw) = (out.len(), input.len());
+    for t in block {
+        let pair = [t.h0, t.h1];
+        let prod = match *last {
+            Some((p, prod)) if p == pair => prod,
+            _ => match (input.get(t.h0 as usize), input.get(t.h1 as usize)) {
+                (Some(&a), Some(&b)) => {
+                    let prod = a * b;
+                    *last = Some((pair, prod));
+                    prod
+                }
+                _ => return Err(bad_index(layer, t, nv, nw)),
+            },
+        };
+        let Some(slot) = out.get_mut(t.g as usize) else {
+            return Err(bad_index(layer, t, nv, nw));
+        };
+        if bool::from(t.k.is_zero()) {
+            if !bool::from(prod.is_zero()) {
+                return Err(SumcheckError::AssertionFailed {
+                    layer,
+                    h0: t.h0,
+                    h1: t.h1,
+                });
+            }
+        } else if t.k == F::ONE {
+            *slot += prod;
+        } else {
+            *slot += t.k * prod;
+        }
+    }
+    Ok(())
+}
+
+fn bad_index<F>(layer: usize, t: &Term<F>, nv: usize, nw: usize) -> SumcheckError {
+    SumcheckError::BadCircuit {
+        layer,
+        what: "term index",
+        value: t.g.max(t.h0).max(t.h1).into(),
+        bound: nv.min(nw) as u64,
+    }
 }
 
 /// Runs the padded sumcheck like [`Prover::prove`], but binds each layer's

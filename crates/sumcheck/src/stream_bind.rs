@@ -21,11 +21,13 @@ pub(crate) fn count_runs<F: Field, C: LayeredCircuit<F> + ?Sized>(
 ) -> usize {
     let mut n = 0usize;
     let mut last = None;
-    circuit.for_each_term(layer, &mut |t: Term<F>| {
-        let h = (t.h0, t.h1);
-        if last != Some(h) {
-            n += 1;
-            last = Some(h);
+    circuit.for_each_term_block(layer, &mut |block: &[Term<F>]| {
+        for t in block {
+            let h = (t.h0, t.h1);
+            if last != Some(h) {
+                n += 1;
+                last = Some(h);
+            }
         }
     });
     n
@@ -56,39 +58,42 @@ pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     quad.v.reserve_exact(runs);
     let mut sorted = true;
     let mut err = None;
-    circuit.for_each_term(layer, &mut |t: Term<F>| {
+    circuit.for_each_term_block(layer, &mut |block: &[Term<F>]| {
         if err.is_some() {
             return;
         }
-        let Some(&e) = eqg.get(t.g as usize) else {
-            err = Some(bad("g", t.g, nv));
-            return;
-        };
-        if t.h0 as usize >= nw {
-            err = Some(bad("h0", t.h0, nw));
-            return;
-        }
-        if t.h1 as usize >= nw {
-            err = Some(bad("h1", t.h1, nw));
-            return;
-        }
-        // Constants are public: branching on them is fine, and most are one.
-        let c = if t.k == F::ONE {
-            e
-        } else if bool::from(t.k.is_zero()) {
-            beta * e
-        } else {
-            t.k * e
-        };
-        let h = [t.h0, t.h1];
-        match (quad.h.last(), quad.v.last_mut()) {
-            (Some(&last), Some(v)) if last == h => *v += c,
-            (last, _) => {
-                if let Some(&[a0, a1]) = last {
-                    sorted &= morton(a0, a1) < morton(h[0], h[1]);
+        for t in block {
+            let Some(&e) = eqg.get(t.g as usize) else {
+                err = Some(bad("g", t.g, nv));
+                return;
+            };
+            if t.h0 as usize >= nw {
+                err = Some(bad("h0", t.h0, nw));
+                return;
+            }
+            if t.h1 as usize >= nw {
+                err = Some(bad("h1", t.h1, nw));
+                return;
+            }
+            // Constants are public: branching on them is fine, and most
+            // are one.
+            let c = if t.k == F::ONE {
+                e
+            } else if bool::from(t.k.is_zero()) {
+                beta * e
+            } else {
+                t.k * e
+            };
+            let h = [t.h0, t.h1];
+            match (quad.h.last(), quad.v.last_mut()) {
+                (Some(&last), Some(v)) if last == h => *v += c,
+                (last, _) => {
+                    if let Some(&[a0, a1]) = last {
+                        sorted &= morton(a0, a1) < morton(h[0], h[1]);
+                    }
+                    quad.h.push(h);
+                    quad.v.push(c);
                 }
-                quad.h.push(h);
-                quad.v.push(c);
             }
         }
     });

@@ -3,7 +3,9 @@
 
 use longfellow_field::{Field, Fp128, Gf2_128};
 use longfellow_random::{random_element, MdocLcg};
-use longfellow_sumcheck::{bind_into, eq_table, log2_ceil, round_coefficients, Lagrange};
+use longfellow_sumcheck::{
+    bind_into, eq2_table, eq_table, log2_ceil, round_coefficients, Lagrange,
+};
 use proptest::prelude::*;
 
 fn eq_direct<F: Field>(g: &[F], i: usize) -> F {
@@ -20,6 +22,23 @@ fn check_eq<F: Field>(seed: u64, logn: usize, n: usize) {
     assert_eq!(t.len(), n);
     for (i, v) in t.iter().enumerate() {
         assert_eq!(*v, eq_direct(&g, i));
+    }
+}
+
+fn check_eq2<F: Field>(seed: u64, logn: usize, n: usize) {
+    let mut rng = MdocLcg::new(seed);
+    let g0: Vec<F> = (0..logn).map(|_| random_element(&mut rng)).collect();
+    let g1: Vec<F> = (0..logn).map(|_| random_element(&mut rng)).collect();
+    let alpha: F = random_element(&mut rng);
+    let (mut t, mut tmp) = (vec![F::ONE; 3], vec![F::ONE; 5]);
+    eq2_table(&g0, &g1, alpha, n, &mut t, &mut tmp);
+    assert_eq!(t.len(), n);
+    for (i, v) in t.iter().enumerate() {
+        assert_eq!(
+            *v,
+            eq_direct(&g0, i) + alpha * eq_direct(&g1, i),
+            "index {i}"
+        );
     }
 }
 
@@ -57,6 +76,18 @@ proptest! {
     fn eq_table_gf2_128(seed in any::<u64>(), logn in 0usize..7, frac in 0.0f64..1.0) {
         let n = ((frac * (1usize << logn) as f64) as usize).max(1);
         check_eq::<Gf2_128>(seed, logn, n);
+    }
+
+    #[test]
+    fn eq2_table_fp128(seed in any::<u64>(), logn in 0usize..9, frac in 0.0f64..1.0) {
+        let n = (frac * (1usize << logn) as f64) as usize;
+        check_eq2::<Fp128>(seed, logn, n);
+    }
+
+    #[test]
+    fn eq2_table_gf2_128(seed in any::<u64>(), logn in 0usize..9, frac in 0.0f64..1.0) {
+        let n = (frac * (1usize << logn) as f64) as usize;
+        check_eq2::<Gf2_128>(seed, logn, n);
     }
 
     #[test]
