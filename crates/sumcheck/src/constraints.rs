@@ -11,7 +11,8 @@ use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
 use crate::circuit::LayeredCircuit;
-use crate::eq::{eq2_table, eq_table, log2_ceil};
+use crate::eq::{eq2_table, log2_ceil};
+use crate::eq_split::{SplitEq, SplitEq2};
 use crate::error::SumcheckError;
 use crate::ligero_types::LinearTerm;
 use crate::pad::layer_pad_len;
@@ -79,7 +80,7 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut pi = ninputs - npub;
     let mut linear = Vec::new();
     let mut b = Vec::with_capacity(nl + 1);
-    let (mut eqg, mut eqh0, mut eqh1, mut tmp) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut eqg, mut tmp) = (Vec::new(), Vec::new());
 
     for (l, lp) in proof.layers.iter().enumerate() {
         let logw = circuit.layer_logw(l);
@@ -122,10 +123,15 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
             None => {
                 let nv = circuit.layer_nv(l);
                 let nw = circuit.layer_nw(l);
-                eq2_table(&bindings[0], &bindings[1], alpha, nv, &mut eqg, &mut tmp);
-                eq_table(&hb[0], nw, &mut eqh0);
-                eq_table(&hb[1], nw, &mut eqh1);
-                bind_all(circuit, l, &eqg, beta, &eqh0, &eqh1)?
+                let gw = SplitEq2::new(&bindings[0], &bindings[1], alpha, nv);
+                let eh = [SplitEq::new(&hb[0], nw), SplitEq::new(&hb[1], nw)];
+                if nv <= MAX_G_TABLE && circuit.layer_num_terms(l) >= nv {
+                    gw.fill(&mut eqg);
+                    let eqg = &eqg;
+                    bind_all(circuit, l, nv, |g| eqg[g], beta, &eh)?
+                } else {
+                    bind_all(circuit, l, nv, |g| gw.at(g), beta, &eh)?
+                }
             }
         };
 
@@ -188,59 +194,83 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     Ok(Constraints { linear, b })
 }
 
+/// Largest output count for which the output-wire weights are tabulated
+/// (one lookup per term instead of two products): 4 MiB of `Fp256`.
+const MAX_G_TABLE: usize = 1 << 17;
+
 /// The fully bound quadratic form of layer `l`:
-/// `Σ_t (k = 0 ? β : k)·eqg[g]·eqh0[h0]·eqh1[h1]`, streaming over the terms
-/// and rejecting any term whose wires are out of range.
+/// `Σ_t (k = 0 ? β : k)·EG(g)·eq(H0, h0)·eq(H1, h1)`, streaming over the
+/// terms and rejecting any term whose wires are out of range.
+///
+/// Circuit files order a layer's terms so that equal `(h0, h1)` are
+/// adjacent and the high halves of `h0`, `h1` change rarely, so the
+/// weights of a run of equal `(h0, h1)` are summed before one product by
+/// the two low-table entries, and the runs of one high-half block before
+/// one product by the two high-table entries. Any order gives the same
+/// sum; this one makes it cheap.
 fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     l: usize,
-    eqg: &[F],
+    nv: usize,
+    eg: impl Fn(usize) -> F,
     beta: F,
-    eqh0: &[F],
-    eqh1: &[F],
+    eh: &[SplitEq<F>; 2],
 ) -> Result<F, SumcheckError> {
-    // Terms come grouped by output wire in circuit files, so the eq(G, g)
-    // factor is applied once per run of equal g.
-    let mut acc = F::ZERO;
+    let nw = eh[0].len();
+    let shift = eh[0].shift();
+    debug_assert_eq!(shift, eh[1].shift());
+    let mask = (1u32 << shift) - 1;
+    let (lo0, lo1, hi0, hi1) = (eh[0].lo(), eh[1].lo(), eh[0].hi(), eh[1].hi());
+    let mut total = F::ZERO;
+    let mut block = F::ZERO;
     let mut run = F::ZERO;
-    let mut run_g: Option<usize> = None;
+    // Sentinel keys no wire reaches (wires are below nw ≤ 2^32).
+    let mut run_key = (u32::MAX, u32::MAX);
+    let mut block_key = (u32::MAX, u32::MAX);
     let mut bad = None;
     circuit.for_each_term(l, &mut |t| {
-        let (g, h0, h1) = (t.g as usize, t.h0 as usize, t.h1 as usize);
-        let (Some(e0), Some(e1)) = (eqh0.get(h0), eqh1.get(h1)) else {
-            bad = Some(t.g.max(t.h0).max(t.h1));
-            return;
-        };
-        if g >= eqg.len() {
-            bad = Some(t.g);
+        let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
+        if g >= nv || h0 as usize >= nw || h1 as usize >= nw {
+            bad.get_or_insert(t.g.max(t.h0).max(t.h1));
             return;
         }
-        if run_g != Some(g) {
-            if let Some(prev) = run_g {
-                acc += eqg[prev] * run;
+        if (h0, h1) != run_key {
+            if run_key.0 != u32::MAX {
+                let (a0, a1) = ((run_key.0 & mask) as usize, (run_key.1 & mask) as usize);
+                block += run * (lo0[a0] * lo1[a1]);
+                run = F::ZERO;
             }
-            run = F::ZERO;
-            run_g = Some(g);
+            let key = (h0 >> shift, h1 >> shift);
+            if key != block_key {
+                if block_key.0 != u32::MAX {
+                    total += block * (hi0[block_key.0 as usize] * hi1[block_key.1 as usize]);
+                    block = F::ZERO;
+                }
+                block_key = key;
+            }
+            run_key = (h0, h1);
         }
-        let p = *e0 * *e1;
+        let e = eg(g);
         run += if t.k == F::ONE {
-            p
-        } else if bool::from(t.k.is_zero()) {
-            beta * p
+            e
+        } else if t.k == F::ZERO {
+            beta * e
         } else {
-            t.k * p
+            t.k * e
         };
     });
-    if let Some(prev) = run_g {
-        acc += eqg[prev] * run;
+    if run_key.0 != u32::MAX {
+        let (a0, a1) = ((run_key.0 & mask) as usize, (run_key.1 & mask) as usize);
+        block += run * (lo0[a0] * lo1[a1]);
+        total += block * (hi0[block_key.0 as usize] * hi1[block_key.1 as usize]);
     }
     match bad {
         Some(value) => Err(SumcheckError::BadCircuit {
             layer: l,
             what: "term wire",
             value: value.into(),
-            bound: eqg.len().max(eqh0.len()) as u64,
+            bound: nv.max(nw) as u64,
         }),
-        None => Ok(acc),
+        None => Ok(total),
     }
 }

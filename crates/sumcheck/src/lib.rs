@@ -22,6 +22,7 @@ mod constraints;
 #[cfg(feature = "prover")]
 mod dense;
 mod eq;
+mod eq_split;
 mod error;
 mod ligero_types;
 mod pad;
