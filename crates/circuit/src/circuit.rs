@@ -54,6 +54,18 @@ impl Compact {
             + 4 * (self.seg_starts.len() + self.seg_items.len() + self.tokens.len())
     }
 
+    /// Calls `f` with the first term's delta, if there is one.
+    fn for_each_delta_until_first(&self, mut f: impl FnMut(&Delta)) {
+        for &tok in self.tokens.iter() {
+            let s = tok as usize;
+            let (a, b) = (self.seg_starts[s] as usize, self.seg_starts[s + 1] as usize);
+            if let Some(&d) = self.seg_items[a..b].first() {
+                f(&self.deltas[d as usize]);
+                return;
+            }
+        }
+    }
+
     /// Calls `f` with every term's delta in order.
     #[inline]
     pub(crate) fn for_each_delta(&self, mut f: impl FnMut(&Delta)) {
@@ -138,6 +150,39 @@ impl<F: Field> Layer<F> {
             self.compact.seg_starts.len().saturating_sub(1),
             self.compact.tokens.len(),
         )
+    }
+
+    /// Number of runs of consecutive terms with the same hand pair
+    /// `(h0, h1)`: the size of the layer's quadratic form once its output
+    /// variables are bound, when (as in circuit files) terms sharing a pair
+    /// are stored together. Counted from the segment dictionary: a term
+    /// opens a run exactly when its hand deltas are not both zero (or it is
+    /// the first term), so this costs one pass over the segments and one
+    /// over the tokens, not one per term.
+    pub fn num_pair_runs(&self) -> usize {
+        let c = &self.compact;
+        let opens = |d: u32| {
+            let d = &c.deltas[d as usize];
+            usize::from(d.h0 != 0 || d.h1 != 0)
+        };
+        let per_segment: Vec<usize> = c
+            .seg_starts
+            .windows(2)
+            .map(|w| {
+                c.seg_items[w[0] as usize..w[1] as usize]
+                    .iter()
+                    .map(|&d| opens(d))
+                    .sum()
+            })
+            .collect();
+        let mut runs: usize = c.tokens.iter().map(|&t| per_segment[t as usize]).sum();
+        // The first term always opens a run, even with zero hand deltas.
+        let mut first = None;
+        c.for_each_delta_until_first(|d| first = Some(d.h0 == 0 && d.h1 == 0));
+        if first == Some(true) {
+            runs += 1;
+        }
+        runs
     }
 
     /// Bytes of heap this layer's compact form occupies.

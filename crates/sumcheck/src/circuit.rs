@@ -70,6 +70,24 @@ pub trait LayeredCircuit<F: Field> {
         }
     }
 
+    /// Number of runs of consecutive terms of layer `layer` sharing a hand
+    /// pair: the exact size of the prover's bound form for a layer stored
+    /// in binding order, so its buffers are sized once. The default streams
+    /// the layer to count.
+    fn layer_num_pair_runs(&self, layer: usize) -> usize {
+        let mut n = 0usize;
+        let mut last = None;
+        self.for_each_term_block(layer, &mut |block: &[Term<F>]| {
+            for t in block {
+                if last != Some((t.h0, t.h1)) {
+                    n += 1;
+                    last = Some((t.h0, t.h1));
+                }
+            }
+        });
+        n
+    }
+
     /// Number of outputs of layer `layer`: the previous layer's input count,
     /// or the circuit's outputs for layer 0.
     fn layer_nv(&self, layer: usize) -> usize {
@@ -184,5 +202,8 @@ impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
     }
     fn for_each_term_block(&self, layer: usize, f: &mut dyn FnMut(&[Term<F>])) {
         self.layers()[layer].for_each_term_block(TERM_BLOCK, f);
+    }
+    fn layer_num_pair_runs(&self, layer: usize) -> usize {
+        self.layers()[layer].num_pair_runs()
     }
 }

@@ -13,26 +13,6 @@ use crate::circuit::{LayeredCircuit, Term};
 use crate::error::SumcheckError;
 use crate::quad::{morton, HQuad};
 
-/// Number of distinct neighbouring hand pairs of `layer`: the exact number
-/// of entries [`bind_g_streaming`] produces for a layer in Morton order.
-pub(crate) fn count_runs<F: Field, C: LayeredCircuit<F> + ?Sized>(
-    circuit: &C,
-    layer: usize,
-) -> usize {
-    let mut n = 0usize;
-    let mut last = None;
-    circuit.for_each_term_block(layer, &mut |block: &[Term<F>]| {
-        for t in block {
-            let h = (t.h0, t.h1);
-            if last != Some(h) {
-                n += 1;
-                last = Some(h);
-            }
-        }
-    });
-    n
-}
-
 /// Fills `quad` with `Σ_g (k = 0 ? β : k)·eqg[g]` per hand pair of layer
 /// `layer`, entries in Morton order of the pair, checking every index
 /// against the layer's sizes (`eqg` has one entry per output wire).
@@ -51,7 +31,7 @@ pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
         value: value.into(),
         bound: bound as u64,
     };
-    let runs = count_runs(circuit, layer);
+    let runs = circuit.layer_num_pair_runs(layer);
     quad.h.clear();
     quad.v.clear();
     quad.h.reserve_exact(runs);

@@ -1,0 +1,46 @@
+//! `Layer::num_pair_runs` (counted from the segment dictionary) against a
+//! plain count over the expanded terms, on Google's v7 circuits.
+
+use longfellow_circuit::{load_pair, Circuit, Term};
+use longfellow_field::Field;
+use longfellow_testvectors::read;
+
+fn runs_by_terms<F: Field>(c: &Circuit<F>) -> Vec<usize> {
+    c.layers()
+        .iter()
+        .map(|layer| {
+            let mut last: Option<(u32, u32)> = None;
+            let mut n = 0;
+            layer.for_each_term(|t: Term<F>| {
+                if last != Some((t.h0, t.h1)) {
+                    n += 1;
+                    last = Some((t.h0, t.h1));
+                }
+            });
+            n
+        })
+        .collect()
+}
+
+fn runs_by_dictionary<F: Field>(c: &Circuit<F>) -> Vec<usize> {
+    c.layers().iter().map(|l| l.num_pair_runs()).collect()
+}
+
+#[test]
+fn pair_runs_match_the_terms_of_the_v7_circuits() {
+    for hash in [
+        "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
+        "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
+    ] {
+        let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+        let (sig, hashc) = (
+            runs_by_dictionary(&pair.sig),
+            runs_by_dictionary(&pair.hash),
+        );
+        assert_eq!(sig, runs_by_terms(&pair.sig), "{hash} signature circuit");
+        assert_eq!(hashc, runs_by_terms(&pair.hash), "{hash} hash circuit");
+        // Runs are far fewer than terms in the big hash layers.
+        let terms: usize = pair.hash.layers().iter().map(|l| l.num_terms()).sum();
+        assert!(hashc.iter().sum::<usize>() < terms);
+    }
+}
