@@ -27,6 +27,25 @@ pub fn bind_into<F: Field>(src: &[F], r: F, dst: &mut Vec<F>) {
     });
 }
 
+/// [`bind_into`] without a second buffer: `v` is overwritten by its
+/// binding and shortened to `⌈len/2⌉`. Serial, since output `i` lands on
+/// input slots another chunk would still read; the pass is one product per
+/// pair and memory-bound, and the prover saves a buffer half its largest
+/// layer.
+pub fn bind_in_place<F: Field>(v: &mut Vec<F>, r: F) {
+    let n = v.len();
+    let pairs = n / 2;
+    for i in 0..pairs {
+        let (lo, hi) = (v[2 * i], v[2 * i + 1]);
+        v[i] = lo + r * (hi - lo);
+    }
+    if n % 2 == 1 {
+        let lo = v[n - 1];
+        v[pairs] = lo - r * lo;
+    }
+    v.truncate(n.div_ceil(2));
+}
+
 /// `Σ_i a[i]·b[i]` and the leading coefficient of
 /// `t ↦ Σ_i bind(a, t)[i]·bind(b, t)[i]` (both arrays bound at the same
 /// variable), i.e. the two numbers a quadratic sumcheck round needs.

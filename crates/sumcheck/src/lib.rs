@@ -42,7 +42,7 @@ mod stream_bind;
 pub use circuit::{LayeredCircuit, SimpleCircuit, SimpleLayer, Term};
 pub use constraints::{constraints, Constraints};
 #[cfg(feature = "prover")]
-pub use dense::{bind_into, round_coefficients};
+pub use dense::{bind_in_place, bind_into, round_coefficients};
 pub use eq::{eq2_table, eq_table, log2_ceil};
 pub use error::SumcheckError;
 pub use ligero_types::{LinearTerm, QuadraticConstraint};

@@ -6,7 +6,7 @@ use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
 use crate::circuit::{LayeredCircuit, Term};
-use crate::dense::{bind_into, round_coefficients};
+use crate::dense::{bind_in_place, bind_into, round_coefficients};
 use crate::eq::{eq2_table, log2_ceil};
 use crate::error::SumcheckError;
 use crate::pad::Pad;
@@ -299,17 +299,19 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let logw = shape.layer_logw(l);
         let alpha: F = transcript.challenge_element();
         let beta: F = transcript.challenge_element();
+        // The output-wire weights are needed only to bind `g`; freeing them
+        // before the rounds keeps them out of the peak.
+        let mut eqg = Vec::new();
         eq2_table(
             &bindings[0],
             &bindings[1],
             alpha,
             shape.layer_nv(l),
-            &mut scratch.tmp,
+            &mut eqg,
             &mut scratch.qw,
         );
-        // The eq tables live in `tmp` and `qw`, which the rounds below only
-        // start using after this, so one set of buffers serves both.
-        bind_g(l, &scratch.tmp, beta, &mut scratch.quad)?;
+        bind_g(l, &eqg, beta, &mut scratch.quad)?;
+        drop(eqg);
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
@@ -333,6 +335,7 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut rounds = Vec::with_capacity(logw);
         if logw > 0 {
             scratch.qw.clear();
+            scratch.qw.reserve_exact(scratch.w[1].len());
             scratch.qw.resize(scratch.w[1].len(), F::ZERO);
             scratch
                 .quad
@@ -363,8 +366,7 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                     let [w0, w1] = &mut scratch.w;
                     bind_into(w1, r, w0);
                 } else {
-                    bind_into(&scratch.w[hand], r, &mut scratch.tmp);
-                    core::mem::swap(&mut scratch.w[hand], &mut scratch.tmp);
+                    bind_in_place(&mut scratch.w[hand], r);
                 }
                 if round + 1 == logw && hand == 1 {
                     scratch.quad.bind_h(hand, r);
@@ -402,6 +404,11 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         bound_quads.push(q);
         claims = [c0, c1];
         bindings = new_bindings;
+        // Every buffer is sized to its layer: freeing them here, rather
+        // than keeping the largest layer's capacity, keeps one layer's
+        // round buffers from coexisting with the next layer's eq table and
+        // bound form.
+        scratch.release();
     }
     Ok(ProverOutput {
         proof: SumcheckProof { layers },
@@ -437,17 +444,21 @@ impl<F: Field> EvalSource<'_, F> {
 struct Scratch<F> {
     quad: HQuad<F>,
     w: [Vec<F>; 2],
-    tmp: Vec<F>,
     qw: Vec<F>,
     scatter: Scatter<F>,
 }
 
 impl<F: Field> Scratch<F> {
+    fn release(&mut self) {
+        self.quad = HQuad::new();
+        self.w = [Vec::new(), Vec::new()];
+        self.qw = Vec::new();
+    }
+
     fn new() -> Self {
         Self {
             quad: HQuad::new(),
             w: [Vec::new(), Vec::new()],
-            tmp: Vec::new(),
             qw: Vec::new(),
             scatter: Scatter::new(),
         }

@@ -4,7 +4,7 @@
 use longfellow_field::{Field, Fp128, Gf2_128};
 use longfellow_random::{random_element, MdocLcg};
 use longfellow_sumcheck::{
-    bind_into, eq2_table, eq_table, log2_ceil, round_coefficients, Lagrange,
+    bind_in_place, bind_into, eq2_table, eq_table, log2_ceil, round_coefficients, Lagrange,
 };
 use proptest::prelude::*;
 
@@ -88,6 +88,18 @@ proptest! {
     fn eq2_table_gf2_128(seed in any::<u64>(), logn in 0usize..9, frac in 0.0f64..1.0) {
         let n = (frac * (1usize << logn) as f64) as usize;
         check_eq2::<Gf2_128>(seed, logn, n);
+    }
+
+    #[test]
+    fn bind_in_place_matches_bind_into(seed in any::<u64>(), n in 0usize..70) {
+        let mut rng = MdocLcg::new(seed);
+        let v: Vec<Gf2_128> = (0..n).map(|_| random_element(&mut rng)).collect();
+        let r: Gf2_128 = random_element(&mut rng);
+        let mut expected = Vec::new();
+        bind_into(&v, r, &mut expected);
+        let mut inplace = v.clone();
+        bind_in_place(&mut inplace, r);
+        prop_assert_eq!(inplace, expected);
     }
 
     #[test]
