@@ -11,8 +11,9 @@ use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
 use crate::circuit::LayeredCircuit;
+use crate::circuit::Term;
 use crate::eq::{eq2_table, log2_ceil};
-use crate::eq_split::{SplitEq, SplitEq2};
+use crate::eq_split::{EqRowCache, PairEq, SplitEq2, MAX_LEVELS};
 use crate::error::SumcheckError;
 use crate::ligero_types::LinearTerm;
 use crate::pad::layer_pad_len;
@@ -80,7 +81,7 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut pi = ninputs - npub;
     let mut linear = Vec::new();
     let mut b = Vec::with_capacity(nl + 1);
-    let (mut eqg, mut tmp) = (Vec::new(), Vec::new());
+    let mut g_cache = EqRowCache::new();
 
     for (l, lp) in proof.layers.iter().enumerate() {
         let logw = circuit.layer_logw(l);
@@ -124,14 +125,10 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 let nv = circuit.layer_nv(l);
                 let nw = circuit.layer_nw(l);
                 let gw = SplitEq2::new(&bindings[0], &bindings[1], alpha, nv);
-                let eh = [SplitEq::new(&hb[0], nw), SplitEq::new(&hb[1], nw)];
-                if nv <= MAX_G_TABLE && circuit.layer_num_terms(l) >= nv {
-                    gw.fill(&mut eqg);
-                    let eqg = &eqg;
-                    bind_all(circuit, l, nv, |g| eqg[g], beta, &eh)?
-                } else {
-                    bind_all(circuit, l, nv, |g| gw.at(g), beta, &eh)?
-                }
+                g_cache.reset(&gw, MAX_G_CACHE_BYTES);
+                let cache = &mut g_cache;
+                let eh = PairEq::new(&hb[0], &hb[1], nw);
+                bind_all(circuit, l, nv, |g| cache.at(&gw, g), beta, &eh, nw)?
             }
         };
 
@@ -160,6 +157,7 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     // Input binding: Σ_i (eq(G0,i) + γ·eq(G1,i))·input_i = claim0 + γ·claim1,
     // with the public part moved to the right-hand side.
     let gamma: F = transcript.challenge_element();
+    let (mut eqg, mut tmp) = (Vec::new(), Vec::new());
     eq2_table(
         &bindings[0],
         &bindings[1],
@@ -194,75 +192,73 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     Ok(Constraints { linear, b })
 }
 
-/// Largest output count for which the output-wire weights are tabulated
-/// (one lookup per term instead of two products): 4 MiB of `Fp256`.
-const MAX_G_TABLE: usize = 1 << 17;
+/// Memory for cached rows of output-wire weights. Terms of a layer touch
+/// output wires in an order with some locality, so a cached row is usually
+/// reused; 8 MiB holds every row of all but the two largest v7 hash-circuit
+/// layers.
+const MAX_G_CACHE_BYTES: usize = 8 << 20;
 
 /// The fully bound quadratic form of layer `l`:
 /// `Σ_t (k = 0 ? β : k)·EG(g)·eq(H0, h0)·eq(H1, h1)`, streaming over the
 /// terms and rejecting any term whose wires are out of range.
 ///
 /// Circuit files order a layer's terms so that equal `(h0, h1)` are
-/// adjacent and the high halves of `h0`, `h1` change rarely, so the
-/// weights of a run of equal `(h0, h1)` are summed before one product by
-/// the two low-table entries, and the runs of one high-half block before
-/// one product by the two high-table entries. Any order gives the same
-/// sum; this one makes it cheap.
+/// adjacent and the high digits of the wires change rarely. The weights of
+/// a run of equal `(h0, h1)` are summed first; when the wires change, the
+/// partial sums of the levels whose digits changed are each multiplied by
+/// that level's eq factor ([`PairEq`]) and moved one level up. Any order
+/// gives the same sum; this one makes it cheap.
 fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     l: usize,
     nv: usize,
-    eg: impl Fn(usize) -> F,
+    mut eg: impl FnMut(usize) -> F,
     beta: F,
-    eh: &[SplitEq<F>; 2],
+    eh: &PairEq<F>,
+    nw: usize,
 ) -> Result<F, SumcheckError> {
-    let nw = eh[0].len();
-    let shift = eh[0].shift();
-    debug_assert_eq!(shift, eh[1].shift());
-    let mask = (1u32 << shift) - 1;
-    let (lo0, lo1, hi0, hi1) = (eh[0].lo(), eh[1].lo(), eh[0].hi(), eh[1].hi());
-    let mut total = F::ZERO;
-    let mut block = F::ZERO;
-    let mut run = F::ZERO;
-    // Sentinel keys no wire reaches (wires are below nw ≤ 2^32).
-    let mut run_key = (u32::MAX, u32::MAX);
-    let mut block_key = (u32::MAX, u32::MAX);
+    let levels = eh.levels();
+    let digit = PairEq::<F>::digit_bits();
+    // acc[0] sums the current run; acc[j + 1] the level-j factors of
+    // completed runs whose level ≥ j + 1 digits are the current ones.
+    let mut acc = [F::ZERO; MAX_LEVELS + 1];
+    let mut cur: Option<(u32, u32)> = None;
     let mut bad = None;
-    circuit.for_each_term(l, &mut |t| {
-        let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
-        if g >= nv || h0 as usize >= nw || h1 as usize >= nw {
-            bad.get_or_insert(t.g.max(t.h0).max(t.h1));
-            return;
-        }
-        if (h0, h1) != run_key {
-            if run_key.0 != u32::MAX {
-                let (a0, a1) = ((run_key.0 & mask) as usize, (run_key.1 & mask) as usize);
-                block += run * (lo0[a0] * lo1[a1]);
-                run = F::ZERO;
+    circuit.for_each_term(l, &mut |t: Term<F>| {
+        {
+            let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
+            if g >= nv || h0 as usize >= nw || h1 as usize >= nw {
+                bad.get_or_insert(t.g.max(t.h0).max(t.h1));
+                return;
             }
-            let key = (h0 >> shift, h1 >> shift);
-            if key != block_key {
-                if block_key.0 != u32::MAX {
-                    total += block * (hi0[block_key.0 as usize] * hi1[block_key.1 as usize]);
-                    block = F::ZERO;
+            match cur {
+                Some((c0, c1)) if (c0, c1) != (h0, h1) => {
+                    // Levels 0..=top have a changed digit.
+                    let x = (c0 ^ h0) | (c1 ^ h1);
+                    let top = ((31 - x.leading_zeros()) / digit) as usize;
+                    for j in 0..=top.min(levels - 1) {
+                        acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
+                        acc[j] = F::ZERO;
+                    }
+                    cur = Some((h0, h1));
                 }
-                block_key = key;
+                Some(_) => {}
+                None => cur = Some((h0, h1)),
             }
-            run_key = (h0, h1);
+            let e = eg(g);
+            acc[0] += if t.k == F::ONE {
+                e
+            } else if t.k == F::ZERO {
+                beta * e
+            } else {
+                t.k * e
+            };
         }
-        let e = eg(g);
-        run += if t.k == F::ONE {
-            e
-        } else if t.k == F::ZERO {
-            beta * e
-        } else {
-            t.k * e
-        };
     });
-    if run_key.0 != u32::MAX {
-        let (a0, a1) = ((run_key.0 & mask) as usize, (run_key.1 & mask) as usize);
-        block += run * (lo0[a0] * lo1[a1]);
-        total += block * (hi0[block_key.0 as usize] * hi1[block_key.1 as usize]);
+    if let Some((c0, c1)) = cur {
+        for j in 0..levels {
+            acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
+        }
     }
     match bad {
         Some(value) => Err(SumcheckError::BadCircuit {
@@ -271,6 +267,6 @@ fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
             value: value.into(),
             bound: nv.max(nw) as u64,
         }),
-        None => Ok(total),
+        None => Ok(acc[levels]),
     }
 }

@@ -1,12 +1,14 @@
-//! The equality polynomial as a product of two short tables.
+//! The equality polynomial factored over groups of index bits, for the
+//! verifier's pass over a layer's terms.
 //!
-//! `eq(P, i)` factors over any split of the index bits: with `i = lo + 2^k·hi`,
-//! `eq(P, i) = eq(P[..k], lo)·eq(P[k..], hi)`. Two tables of about `√n`
-//! entries each stay in the first-level cache and cost almost nothing to
-//! build, where one full table of a 900 k-wire layer is 14 MB, written once
-//! and then read at random. The price is one product per lookup, which the
-//! verifier's term pass mostly amortises over runs of terms that share the
-//! high bits of their wires.
+//! `eq(P, i)` factors over any split of the index bits: with
+//! `i = lo + 2^k·hi`, `eq(P, i) = eq(P[..k], lo)·eq(P[k..], hi)`. Tables of
+//! a few thousand entries per group stay in cache and cost almost nothing
+//! to build, where one full table of a 900 k-wire layer is 14 MB, written
+//! once and then read at random. The price is a product per group, which
+//! the term pass amortises: over runs of terms sharing high wire bits for
+//! the input wires ([`PairEq`]), and over cached rows for the output wires
+//! ([`EqRowCache`]).
 
 use longfellow_field::Field;
 
@@ -17,71 +19,6 @@ use crate::eq::eq_table;
 fn lo_bits_for(bits: usize, n: usize) -> usize {
     let significant = crate::eq::log2_ceil(n).min(bits);
     significant.div_ceil(2)
-}
-
-/// `eq(point, i)` for `i < n` from two tables.
-#[derive(Clone, Debug)]
-pub(crate) struct SplitEq<F> {
-    lo: Vec<F>,
-    hi: Vec<F>,
-    shift: u32,
-    n: usize,
-}
-
-impl<F: Field> SplitEq<F> {
-    /// Tables for `eq(point, i)`, `0 ≤ i < n ≤ 2^point.len()`.
-    pub(crate) fn new(point: &[F], n: usize) -> Self {
-        let mut s = Self {
-            lo: Vec::new(),
-            hi: Vec::new(),
-            shift: 0,
-            n: 0,
-        };
-        s.reset(point, n);
-        s
-    }
-
-    /// Rebuilds in place (reusing the allocations) for another point.
-    pub(crate) fn reset(&mut self, point: &[F], n: usize) {
-        debug_assert!(point.len() >= usize::BITS as usize || n <= 1usize << point.len());
-        let k = lo_bits_for(point.len(), n);
-        let (p_lo, p_hi) = point.split_at(k);
-        // Every low pattern occurs once an index reaches 2^k.
-        eq_table(p_lo, n.min(1 << k), &mut self.lo);
-        eq_table(p_hi, n.div_ceil(1 << k), &mut self.hi);
-        self.shift = k as u32;
-        self.n = n;
-    }
-
-    /// Number of indices covered.
-    pub(crate) fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Bits in the low table's index.
-    pub(crate) fn shift(&self) -> u32 {
-        self.shift
-    }
-
-    /// The low table: `eq(P[..shift], lo)`.
-    pub(crate) fn lo(&self) -> &[F] {
-        &self.lo
-    }
-
-    /// The high table: `eq(P[shift..], hi)`.
-    pub(crate) fn hi(&self) -> &[F] {
-        &self.hi
-    }
-
-    /// `eq(point, i)`, or `None` for `i ≥ n`.
-    #[cfg(test)]
-    pub(crate) fn get(&self, i: usize) -> Option<F> {
-        if i >= self.n {
-            return None;
-        }
-        let lo = self.lo[i & ((1 << self.shift) - 1)];
-        Some(lo * self.hi[i >> self.shift])
-    }
 }
 
 /// `eq(g0, i) + α·eq(g1, i)` for `i < n` (the verifier's output-wire
@@ -125,27 +62,158 @@ impl<F: Field> SplitEq2<F> {
     }
 
     /// The value at `i < n` (the caller has checked the range).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn at(&self, i: usize) -> F {
         let (lo, hi) = (i & ((1 << self.shift) - 1), i >> self.shift);
         self.lo[0][lo] * self.hi[0][hi] + self.lo[1][lo] * self.hi[1][hi]
     }
+}
 
-    /// Writes the whole table (`n` entries) into `out`: one row of low
-    /// entries per high index, two products per entry.
-    pub(crate) fn fill(&self, out: &mut Vec<F>) {
-        out.clear();
-        out.reserve(self.n);
-        let width = 1usize << self.shift;
-        for (h0, h1) in self.hi[0].iter().zip(&self.hi[1]) {
-            let take = (self.n - out.len()).min(width);
-            out.extend(
-                self.lo[0][..take]
-                    .iter()
-                    .zip(&self.lo[1][..take])
-                    .map(|(l0, l1)| *l0 * *h0 + *l1 * *h1),
-            );
+/// [`SplitEq2`] values cached one row of the low tables at a time.
+///
+/// A row (the `2^shift` indices sharing a high part) costs two products
+/// per entry, the same as two lookups of [`SplitEq2::at`], but is then
+/// reused by every later index in it. Rows live in a direct-mapped cache
+/// of at most `max_bytes`; when every row fits, each is computed at most
+/// once and the cache is the full table, built lazily.
+#[derive(Debug)]
+pub(crate) struct EqRowCache<F> {
+    rows: Vec<F>,
+    /// Row held by each slot (`u32::MAX`: none).
+    tags: Vec<u32>,
+    slot_mask: usize,
+    width: usize,
+}
+
+impl<F: Field> EqRowCache<F> {
+    /// An empty cache; [`EqRowCache::reset`] sizes it.
+    pub(crate) fn new() -> Self {
+        Self {
+            rows: Vec::new(),
+            tags: Vec::new(),
+            slot_mask: 0,
+            width: 1,
         }
+    }
+
+    /// Empties the cache and sizes it for `eq` within `max_bytes` (at
+    /// least one row). The row buffer only grows, so a pass over several
+    /// layers writes each page of it once.
+    pub(crate) fn reset(&mut self, eq: &SplitEq2<F>, max_bytes: usize) {
+        let width = 1usize << eq.shift;
+        let nrows = eq.hi[0].len().max(1);
+        let row_bytes = width * core::mem::size_of::<F>();
+        let fit = (max_bytes / row_bytes).max(1);
+        // A power of two at least nrows when that fits, so that no two rows
+        // share a slot; otherwise the largest power of two that fits.
+        let slots = if nrows <= fit {
+            nrows.next_power_of_two()
+        } else {
+            1usize << (usize::BITS - 1 - fit.leading_zeros())
+        };
+        if self.rows.len() < slots * width {
+            self.rows.resize(slots * width, F::ZERO);
+        }
+        self.tags.clear();
+        self.tags.resize(slots, u32::MAX);
+        self.slot_mask = slots - 1;
+        self.width = width;
+    }
+
+    /// The value of `eq` at `i < n` (the caller has checked the range).
+    #[inline]
+    pub(crate) fn at(&mut self, eq: &SplitEq2<F>, i: usize) -> F {
+        let row = i >> eq.shift;
+        let slot = row & self.slot_mask;
+        let start = slot * self.width;
+        if self.tags[slot] != row as u32 {
+            self.tags[slot] = row as u32;
+            let line = &mut self.rows[start..start + self.width];
+            line.fill(F::ZERO);
+            F::axpy(line, eq.hi[0][row], &eq.lo[0]);
+            F::axpy(line, eq.hi[1][row], &eq.lo[1]);
+        }
+        self.rows[start + (i & (self.width - 1))]
+    }
+}
+
+/// Bits of each wire per level of [`PairEq`].
+const DIGIT_BITS: u32 = 5;
+/// Levels needed for 32-bit wires.
+pub(crate) const MAX_LEVELS: usize = 32usize.div_ceil(DIGIT_BITS as usize);
+
+/// `eq(H0, h0)·eq(H1, h1)` for wires `h0, h1 < n`, factored over levels of
+/// [`DIGIT_BITS`]-bit digits: level `j` holds, for every pair of digits
+/// `(d0, d1)`, `eq(H0's level-j coordinates, d0)·eq(H1's level-j
+/// coordinates, d1)`, and the value is the product over the levels of the
+/// entries for the wires' digits. The top level also takes the
+/// coordinates above the wires' bits (where both wires have zeros).
+///
+/// A pass over terms whose wire pairs come in an order where high digits
+/// change rarely multiplies a partial sum by one entry each time a level's
+/// digits change (see [`PairEq::levels`]).
+#[derive(Debug)]
+pub(crate) struct PairEq<F> {
+    /// `tables[j][d0·width[j] + d1]`.
+    tables: Vec<Vec<F>>,
+    widths: Vec<usize>,
+}
+
+impl<F: Field> PairEq<F> {
+    /// Tables for wires below `n` (`n ≤ 2^h0.len()`, `h0`, `h1` of equal
+    /// length).
+    pub(crate) fn new(h0: &[F], h1: &[F], n: usize) -> Self {
+        debug_assert_eq!(h0.len(), h1.len());
+        let bits = crate::eq::log2_ceil(n).min(h0.len());
+        let levels = bits.div_ceil(DIGIT_BITS as usize).max(1);
+        let s = DIGIT_BITS as usize;
+        let mut tables = Vec::with_capacity(levels);
+        let mut widths = Vec::with_capacity(levels);
+        let (mut e0, mut e1) = (Vec::new(), Vec::new());
+        for j in 0..levels {
+            let start = (j * s).min(h0.len());
+            let end = if j + 1 == levels {
+                h0.len()
+            } else {
+                (j + 1) * s
+            };
+            // Digit values that wires below n reach at this level.
+            let width = ((n.max(1) - 1) >> (j * s)).min((1 << s) - 1) + 1;
+            eq_table(&h0[start..end], width, &mut e0);
+            eq_table(&h1[start..end], width, &mut e1);
+            let mut t = Vec::with_capacity(width * width);
+            for a in &e0 {
+                t.extend(e1.iter().map(|b| *a * *b));
+            }
+            tables.push(t);
+            widths.push(width);
+        }
+        Self { tables, widths }
+    }
+
+    /// Number of levels.
+    pub(crate) fn levels(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Bits per level digit.
+    pub(crate) const fn digit_bits() -> u32 {
+        DIGIT_BITS
+    }
+
+    /// The level-`j` factor of wires `(h0, h1)` (both below `n`).
+    #[inline]
+    pub(crate) fn factor(&self, j: usize, h0: u32, h1: u32) -> F {
+        let shift = DIGIT_BITS * j as u32;
+        let mask = (1u32 << DIGIT_BITS) - 1;
+        let (d0, d1) = ((h0 >> shift) & mask, (h1 >> shift) & mask);
+        self.tables[j][d0 as usize * self.widths[j] + d1 as usize]
+    }
+
+    /// `eq(H0, h0)·eq(H1, h1)` (both below `n`).
+    #[cfg(test)]
+    pub(crate) fn at(&self, h0: u32, h1: u32) -> F {
+        (0..self.levels()).fold(F::ONE, |acc, j| acc * self.factor(j, h0, h1))
     }
 }
 
@@ -168,15 +236,6 @@ mod tests {
     fn check<F: Field>(seed: u64, n: usize, extra: usize) {
         let bits = log2_ceil(n) + extra;
         let p = point::<F>(seed, bits);
-        let mut full = Vec::new();
-        eq_table(&p, n, &mut full);
-        let split = SplitEq::new(&p, n);
-        assert_eq!(split.len(), n);
-        for (i, want) in full.iter().enumerate() {
-            assert_eq!(split.get(i), Some(*want), "n={n} i={i}");
-        }
-        assert_eq!(split.get(n), None);
-
         let q = point::<F>(seed ^ 0x55, bits);
         let alpha = F::from_u64(seed | 1) * F::from_u64(12_345);
         let (mut full2, mut tmp) = (Vec::new(), Vec::new());
@@ -185,9 +244,32 @@ mod tests {
         for (i, want) in full2.iter().enumerate() {
             assert_eq!(split2.at(i), *want, "n={n} i={i}");
         }
-        let mut filled = Vec::new();
-        split2.fill(&mut filled);
-        assert_eq!(filled, full2);
+        // A cache of one, two or every row gives the same values in any order.
+        for rows in [1, 2, usize::MAX / 64] {
+            let bytes = rows.saturating_mul(core::mem::size_of::<F>() << split2.shift);
+            let mut cache = EqRowCache::new();
+            cache.reset(&split2, bytes);
+            for i in (0..n).rev().chain(0..n).step_by(3) {
+                assert_eq!(cache.at(&split2, i), full2[i], "n={n} i={i} rows={rows}");
+            }
+        }
+    }
+
+    fn check_pair<F: Field>(seed: u64, n: usize, extra: usize) {
+        let bits = log2_ceil(n) + extra;
+        let (p, q) = (point::<F>(seed, bits), point::<F>(seed ^ 0xaa, bits));
+        let (mut e0, mut e1) = (Vec::new(), Vec::new());
+        eq_table(&p, n, &mut e0);
+        eq_table(&q, n, &mut e1);
+        let pair = PairEq::new(&p, &q, n);
+        // A spread of pairs: all for small n, a stride through the rest.
+        let step = (n / 97).max(1);
+        for h0 in (0..n).step_by(step).chain(n.checked_sub(1)) {
+            for h1 in (0..n).step_by(step).chain(n.checked_sub(1)) {
+                let want = e0[h0] * e1[h1];
+                assert_eq!(pair.at(h0 as u32, h1 as u32), want, "n={n} h=({h0},{h1})");
+            }
+        }
     }
 
     #[test]
@@ -196,6 +278,8 @@ mod tests {
             for extra in [0, 1, 3] {
                 check::<Gf2_128>(n as u64, n, extra);
                 check::<Fp256>(n as u64, n, extra);
+                check_pair::<Gf2_128>(n as u64, n, extra);
+                check_pair::<Fp256>(n as u64, n, extra);
             }
         }
     }
@@ -206,6 +290,8 @@ mod tests {
         fn split_equals_full_table(seed in any::<u64>(), n in 0usize..5000, extra in 0usize..4) {
             check::<Gf2_128>(seed, n, extra);
             check::<Fp256>(seed, n, extra);
+            check_pair::<Gf2_128>(seed, n, extra);
+            check_pair::<Fp256>(seed, n, extra);
         }
     }
 }
