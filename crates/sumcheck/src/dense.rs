@@ -54,13 +54,29 @@ pub fn round_coefficients<F: Field>(a: &[F], b: &[F]) -> (F, F) {
     let n = a.len();
     let pairs = n / 2;
     let (mut a0, mut a2) = par::sum_pairs(pairs, par::MIN_CHUNK, |range| {
+        // De-interleave a few dozen pairs at a time into contiguous
+        // operands so both sums go through the field's `dot` kernel, which
+        // defers the reduction of each product to the end of the block.
+        const BLOCK: usize = 64;
+        let mut even = [[F::ZERO; BLOCK]; 2];
+        let mut diff = [[F::ZERO; BLOCK]; 2];
         let mut s0 = F::ZERO;
         let mut s2 = F::ZERO;
-        for i in range {
-            let (x0, x1) = (a[2 * i], a[2 * i + 1]);
-            let (y0, y1) = (b[2 * i], b[2 * i + 1]);
-            s0 += x0 * y0;
-            s2 += (x1 - x0) * (y1 - y0);
+        let mut i = range.start;
+        while i < range.end {
+            let m = (range.end - i).min(BLOCK);
+            for j in 0..m {
+                let p = 2 * (i + j);
+                let (x0, x1) = (a[p], a[p + 1]);
+                let (y0, y1) = (b[p], b[p + 1]);
+                even[0][j] = x0;
+                even[1][j] = y0;
+                diff[0][j] = x1 - x0;
+                diff[1][j] = y1 - y0;
+            }
+            s0 += F::dot(&even[0][..m], &even[1][..m]);
+            s2 += F::dot(&diff[0][..m], &diff[1][..m]);
+            i += m;
         }
         (s0, s2)
     });
