@@ -55,7 +55,7 @@ impl Compact {
     }
 
     /// Calls `f` with the first term's delta, if there is one.
-    fn for_each_delta_until_first(&self, mut f: impl FnMut(&Delta)) {
+    pub(crate) fn for_each_delta_until_first(&self, mut f: impl FnMut(&Delta)) {
         for &tok in self.tokens.iter() {
             let s = tok as usize;
             let (a, b) = (self.seg_starts[s] as usize, self.seg_starts[s + 1] as usize);
@@ -160,29 +160,11 @@ impl<F: Field> Layer<F> {
     /// the first term), so this costs one pass over the segments and one
     /// over the tokens, not one per term.
     pub fn num_pair_runs(&self) -> usize {
-        let c = &self.compact;
-        let opens = |d: u32| {
-            let d = &c.deltas[d as usize];
-            usize::from(d.h0 != 0 || d.h1 != 0)
-        };
-        let per_segment: Vec<usize> = c
-            .seg_starts
-            .windows(2)
-            .map(|w| {
-                c.seg_items[w[0] as usize..w[1] as usize]
-                    .iter()
-                    .map(|&d| opens(d))
-                    .sum()
-            })
-            .collect();
-        let mut runs: usize = c.tokens.iter().map(|&t| per_segment[t as usize]).sum();
-        // The first term always opens a run, even with zero hand deltas.
-        let mut first = None;
-        c.for_each_delta_until_first(|d| first = Some(d.h0 == 0 && d.h1 == 0));
-        if first == Some(true) {
-            runs += 1;
-        }
-        runs
+        self.term_spans(1).iter().map(|s| s.runs_opened()).sum()
+    }
+
+    pub(crate) fn constants(&self) -> &[F] {
+        &self.constants
     }
 
     /// Bytes of heap this layer's compact form occupies.

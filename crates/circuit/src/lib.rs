@@ -44,10 +44,12 @@ mod lfc1;
 mod lfc2;
 pub mod limits;
 mod load;
+mod span;
 mod zstd;
 
 pub use catalog::{CatalogEntry, CatalogFile, FileForm};
 pub use circuit::{Circuit, Layer, Term};
+pub use span::TermSpan;
 pub use error::CircuitError;
 pub use id::zkspec_hash;
 pub use lfa2::Lfa2Meta;

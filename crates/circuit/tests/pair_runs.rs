@@ -44,3 +44,38 @@ fn pair_runs_match_the_terms_of_the_v7_circuits() {
         assert!(hashc.iter().sum::<usize>() < terms);
     }
 }
+
+/// Spans decoded one by one give back the layer's terms in order, each
+/// span's `pair_before` is its predecessor's last pair, and the runs they
+/// open add up to the layer's.
+#[test]
+fn spans_reassemble_every_layer() {
+    let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+    let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+    check_spans(&pair.hash);
+    check_spans(&pair.sig);
+}
+
+fn check_spans<F: Field>(c: &Circuit<F>) {
+    for (l, layer) in c.layers().iter().enumerate() {
+        let mut all = Vec::new();
+        layer.for_each_term(|t: Term<F>| all.push(t));
+        for parts in [1, 2, 3, 8] {
+            let spans = layer.term_spans(parts);
+            assert!(!spans.is_empty() && spans.len() <= parts, "layer {l}");
+            assert!(spans[0].is_first());
+            let mut joined: Vec<Term<F>> = Vec::new();
+            let mut runs = 0;
+            for span in &spans {
+                let before = joined.last().map(|t| [t.h0, t.h1]);
+                assert_eq!(span.pair_before(), before, "layer {l}, {parts} parts");
+                let start = joined.len();
+                layer.for_each_term_in(span, 100, |b: &[Term<F>]| joined.extend_from_slice(b));
+                assert_eq!(joined.len() - start, span.num_terms());
+                runs += span.runs_opened();
+            }
+            assert!(joined == all, "layer {l}, {parts} parts");
+            assert_eq!(runs, layer.num_pair_runs());
+        }
+    }
+}

@@ -7,14 +7,14 @@
 
 use longfellow_field::Field;
 
-pub use longfellow_circuit::Term;
+pub use longfellow_circuit::{Term, TermSpan};
 
 /// Terms per block of [`LayeredCircuit::for_each_term_block`]: large enough
 /// to amortise the indirect call, small enough to stay in L1.
 pub const TERM_BLOCK: usize = 256;
 
 /// A layered quadratic circuit, as the sumcheck prover and verifier see it.
-pub trait LayeredCircuit<F: Field> {
+pub trait LayeredCircuit<F: Field>: Sync {
     /// The 32-byte circuit ID bound into the transcript.
     fn id(&self) -> [u8; 32];
     /// Number of outputs of layer 0.
@@ -86,6 +86,23 @@ pub trait LayeredCircuit<F: Field> {
             }
         });
         n
+    }
+
+    /// Splits layer `layer`'s terms into at most `parts` consecutive spans
+    /// that [`Self::for_each_term_block_in`] decodes independently, so the
+    /// prover's term passes can run on several threads; `None` (the
+    /// default) when the storage cannot be split.
+    fn layer_term_spans(&self, layer: usize, parts: usize) -> Option<Vec<TermSpan>> {
+        let _ = (layer, parts);
+        None
+    }
+
+    /// Calls `f` with the terms of `span`, one of the spans
+    /// [`Self::layer_term_spans`] returned for `layer`, [`TERM_BLOCK`] at a
+    /// time. The default (for circuits that never return spans) does
+    /// nothing.
+    fn for_each_term_block_in(&self, layer: usize, span: &TermSpan, f: &mut dyn FnMut(&[Term<F>])) {
+        let _ = (layer, span, f);
     }
 
     /// Number of outputs of layer `layer`: the previous layer's input count,
@@ -205,5 +222,11 @@ impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
     }
     fn layer_num_pair_runs(&self, layer: usize) -> usize {
         self.layers()[layer].num_pair_runs()
+    }
+    fn layer_term_spans(&self, layer: usize, parts: usize) -> Option<Vec<TermSpan>> {
+        Some(self.layers()[layer].term_spans(parts))
+    }
+    fn for_each_term_block_in(&self, layer: usize, span: &TermSpan, f: &mut dyn FnMut(&[Term<F>])) {
+        self.layers()[layer].for_each_term_in(span, TERM_BLOCK, f);
     }
 }

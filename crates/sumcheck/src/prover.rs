@@ -16,7 +16,7 @@ use crate::proof::{LayerProof, SumcheckProof};
 use crate::quad::{HQuad, PreparedLayer};
 pub use crate::shape::check_shape;
 use crate::statement::{begin_circuit, write_statement};
-use crate::stream_bind::bind_g_streaming;
+use crate::stream_bind::{bind_g_streaming, parallel_spans};
 
 /// All wire values of one circuit evaluation.
 #[derive(Clone, Debug)]
@@ -157,22 +157,33 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let nl = circuit.num_layers();
     let mut wires: Vec<Vec<F>> = vec![Vec::new(); nl];
     let mut current = inputs.to_vec();
+    let mut scatter = Scatter::new();
     for l in (0..nl).rev() {
         let nv = circuit.layer_nv(l);
         let mut out = vec![F::ZERO; nv];
-        let mut err = None;
-        // Terms sharing a hand pair are stored next to each other, so the
-        // pair's product is computed once per run.
-        let mut last: Option<([u32; 2], F)> = None;
-        circuit.for_each_term_block(l, &mut |block: &[Term<F>]| {
-            if err.is_none() {
-                if let Err(e) = evaluate_block(l, block, &current, &mut out, &mut last) {
-                    err = Some(e);
+        match parallel_spans(circuit, l) {
+            // Each span adds into its own accumulator (the scatter targets
+            // are arbitrary output wires); the accumulators are summed.
+            Some(spans) => {
+                let input = &current;
+                let results = scatter.run_parts(spans.len(), &mut out, |i, acc| {
+                    let mut run = LayerEval::new(l, input);
+                    circuit.for_each_term_block_in(l, &spans[i], &mut |block| {
+                        run.block(block, acc);
+                    });
+                    run.err
+                });
+                if let Some(e) = results.into_iter().flatten().next() {
+                    return Err(e);
                 }
             }
-        });
-        if let Some(e) = err {
-            return Err(e);
+            None => {
+                let mut run = LayerEval::new(l, &current);
+                circuit.for_each_term_block(l, &mut |block| run.block(block, &mut out));
+                if let Some(e) = run.err {
+                    return Err(e);
+                }
+            }
         }
         wires[l] = core::mem::replace(&mut current, out);
     }
@@ -180,6 +191,35 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
         wires,
         outputs: current,
     })
+}
+
+/// One pass of a layer's evaluation over consecutive blocks of its terms.
+struct LayerEval<'a, F> {
+    layer: usize,
+    input: &'a [F],
+    /// Terms sharing a hand pair are stored next to each other, so the
+    /// pair's product is computed once per run.
+    last: Option<([u32; 2], F)>,
+    err: Option<SumcheckError>,
+}
+
+impl<'a, F: Field> LayerEval<'a, F> {
+    fn new(layer: usize, input: &'a [F]) -> Self {
+        Self {
+            layer,
+            input,
+            last: None,
+            err: None,
+        }
+    }
+
+    fn block(&mut self, block: &[Term<F>], out: &mut [F]) {
+        if self.err.is_none() {
+            if let Err(e) = evaluate_block(self.layer, block, self.input, out, &mut self.last) {
+                self.err = Some(e);
+            }
+        }
+    }
 }
 
 /// Adds the contributions of `block`'s terms (layer `layer`) to `out`,

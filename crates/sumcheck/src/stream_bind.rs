@@ -9,9 +9,29 @@
 
 use longfellow_field::Field;
 
+use crate::circuit::TermSpan;
 use crate::circuit::{LayeredCircuit, Term};
 use crate::error::SumcheckError;
+use crate::par;
 use crate::quad::{morton, HQuad};
+
+/// Fewest terms for which a layer's term pass is split across threads.
+pub(crate) const PARALLEL_MIN_TERMS: usize = 1 << 16;
+
+/// The spans to run a layer's term pass on, when several threads are
+/// available, the layer is large enough and the circuit can be split.
+pub(crate) fn parallel_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    layer: usize,
+) -> Option<Vec<TermSpan>> {
+    let threads = par::threads();
+    if threads < 2 || circuit.layer_num_terms(layer) < PARALLEL_MIN_TERMS {
+        return None;
+    }
+    circuit
+        .layer_term_spans(layer, threads)
+        .filter(|spans| spans.len() > 1)
+}
 
 /// Fills `quad` with `Σ_g (k = 0 ? β : k)·eqg[g]` per hand pair of layer
 /// `layer`, entries in Morton order of the pair, checking every index
@@ -23,36 +43,159 @@ pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     beta: F,
     quad: &mut HQuad<F>,
 ) -> Result<(), SumcheckError> {
-    let nw = circuit.layer_nw(layer);
-    let nv = eqg.len();
-    let bad = |what, value: u32, bound: usize| SumcheckError::BadCircuit {
+    let ctx = Ctx {
         layer,
-        what,
-        value: value.into(),
-        bound: bound as u64,
+        nw: circuit.layer_nw(layer),
+        eqg,
+        beta,
     };
-    let runs = circuit.layer_num_pair_runs(layer);
+    let spans = parallel_spans(circuit, layer);
+    let sorted = match spans {
+        Some(spans) => bind_spans(circuit, &ctx, &spans, quad)?,
+        None => {
+            let runs = circuit.layer_num_pair_runs(layer);
+            quad.h.clear();
+            quad.v.clear();
+            quad.h.resize(runs, [0; 2]);
+            quad.v.resize(runs, F::ZERO);
+            let mut fill = Fill::new(&ctx, None, &mut quad.h, &mut quad.v);
+            circuit.for_each_term_block(layer, &mut |block| fill.block(block));
+            let out = fill.finish()?;
+            if out.carry.is_some() {
+                return Err(ctx.bad("terms", 0, 0));
+            }
+            out.sorted
+        }
+    };
+    if !sorted {
+        sort_and_merge(quad);
+    }
+    Ok(())
+}
+
+/// Each span fills its own slice of the entries (its size is known from the
+/// runs it opens); a span whose first terms continue the previous span's
+/// last run hands their sum back as a carry, added in afterwards.
+fn bind_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    ctx: &Ctx<'_, F>,
+    spans: &[TermSpan],
+    quad: &mut HQuad<F>,
+) -> Result<bool, SumcheckError> {
+    let total: usize = spans.iter().map(TermSpan::runs_opened).sum();
     quad.h.clear();
     quad.v.clear();
-    quad.h.reserve_exact(runs);
-    quad.v.reserve_exact(runs);
+    quad.h.resize(total, [0; 2]);
+    quad.v.resize(total, F::ZERO);
+    let mut pieces = Vec::with_capacity(spans.len());
+    let (mut rest_h, mut rest_v) = (&mut quad.h[..], &mut quad.v[..]);
+    for span in spans {
+        let n = span.runs_opened();
+        let (h, rh) = core::mem::take(&mut rest_h).split_at_mut(n);
+        let (v, rv) = core::mem::take(&mut rest_v).split_at_mut(n);
+        pieces.push((span, h, v));
+        (rest_h, rest_v) = (rh, rv);
+    }
+    let run = |(span, h, v): (&TermSpan, &mut [[u32; 2]], &mut [F])| {
+        let mut fill = Fill::new(ctx, span.pair_before(), h, v);
+        circuit.for_each_term_block_in(ctx.layer, span, &mut |block| fill.block(block));
+        fill.finish()
+    };
+    #[cfg(feature = "parallel")]
+    let outs: Vec<Result<SpanOut<F>, SumcheckError>> = {
+        use rayon::prelude::*;
+        pieces.into_par_iter().map(run).collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let outs: Vec<Result<SpanOut<F>, SumcheckError>> = pieces.into_iter().map(run).collect();
     let mut sorted = true;
-    let mut err = None;
-    circuit.for_each_term_block(layer, &mut |block: &[Term<F>]| {
-        if err.is_some() {
+    let mut end = 0usize;
+    for (span, out) in spans.iter().zip(outs) {
+        let out = out?;
+        if let Some(carry) = out.carry {
+            let last = end.checked_sub(1).ok_or(ctx.bad("terms", 0, 0))?;
+            quad.v[last] += carry;
+        }
+        sorted &= out.sorted;
+        end += span.runs_opened();
+    }
+    Ok(sorted)
+}
+
+/// What binding one layer needs besides its terms.
+struct Ctx<'a, F> {
+    layer: usize,
+    nw: usize,
+    eqg: &'a [F],
+    beta: F,
+}
+
+impl<F> Ctx<'_, F> {
+    fn bad(&self, what: &'static str, value: u32, bound: usize) -> SumcheckError {
+        SumcheckError::BadCircuit {
+            layer: self.layer,
+            what,
+            value: value.into(),
+            bound: bound as u64,
+        }
+    }
+}
+
+/// Result of filling one span.
+struct SpanOut<F> {
+    /// Sum of the leading terms that continue the run before the span.
+    carry: Option<F>,
+    /// Whether the span's pairs (and the pair before it) rise strictly.
+    sorted: bool,
+}
+
+/// Writes one span's runs into its slice of the entries.
+struct Fill<'a, 'c, F> {
+    ctx: &'c Ctx<'c, F>,
+    prev: Option<[u32; 2]>,
+    h: &'a mut [[u32; 2]],
+    v: &'a mut [F],
+    n: usize,
+    carry: Option<F>,
+    sorted: bool,
+    err: Option<SumcheckError>,
+}
+
+impl<'a, 'c, F: Field> Fill<'a, 'c, F> {
+    fn new(
+        ctx: &'c Ctx<'c, F>,
+        prev: Option<[u32; 2]>,
+        h: &'a mut [[u32; 2]],
+        v: &'a mut [F],
+    ) -> Self {
+        Self {
+            ctx,
+            prev,
+            h,
+            v,
+            n: 0,
+            carry: None,
+            sorted: true,
+            err: None,
+        }
+    }
+
+    fn block(&mut self, block: &[Term<F>]) {
+        if self.err.is_some() {
             return;
         }
+        let (nw, nv) = (self.ctx.nw, self.ctx.eqg.len());
         for t in block {
-            let Some(&e) = eqg.get(t.g as usize) else {
-                err = Some(bad("g", t.g, nv));
+            let Some(&e) = self.ctx.eqg.get(t.g as usize) else {
+                self.err = Some(self.ctx.bad("g", t.g, nv));
                 return;
             };
             if t.h0 as usize >= nw {
-                err = Some(bad("h0", t.h0, nw));
+                self.err = Some(self.ctx.bad("h0", t.h0, nw));
                 return;
             }
             if t.h1 as usize >= nw {
-                err = Some(bad("h1", t.h1, nw));
+                self.err = Some(self.ctx.bad("h1", t.h1, nw));
                 return;
             }
             // Constants are public: branching on them is fine, and most
@@ -60,30 +203,45 @@ pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
             let c = if t.k == F::ONE {
                 e
             } else if bool::from(t.k.is_zero()) {
-                beta * e
+                self.ctx.beta * e
             } else {
                 t.k * e
             };
-            let h = [t.h0, t.h1];
-            match (quad.h.last(), quad.v.last_mut()) {
-                (Some(&last), Some(v)) if last == h => *v += c,
-                (last, _) => {
-                    if let Some(&[a0, a1]) = last {
-                        sorted &= morton(a0, a1) < morton(h[0], h[1]);
-                    }
-                    quad.h.push(h);
-                    quad.v.push(c);
+            let pair = [t.h0, t.h1];
+            if self.prev == Some(pair) {
+                match self.n.checked_sub(1) {
+                    Some(last) => self.v[last] += c,
+                    None => *self.carry.get_or_insert(F::ZERO) += c,
                 }
+                continue;
             }
+            if self.n >= self.h.len() {
+                self.err = Some(self.ctx.bad("terms", 0, 0));
+                return;
+            }
+            if let Some([a0, a1]) = self.prev {
+                self.sorted &= morton(a0, a1) < morton(pair[0], pair[1]);
+            }
+            self.h[self.n] = pair;
+            self.v[self.n] = c;
+            self.n += 1;
+            self.prev = Some(pair);
         }
-    });
-    if let Some(e) = err {
-        return Err(e);
     }
-    if !sorted {
-        sort_and_merge(quad);
+
+    fn finish(self) -> Result<SpanOut<F>, SumcheckError> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        // Only a circuit whose terms differ from its run counts.
+        if self.n != self.h.len() {
+            return Err(self.ctx.bad("terms", self.n as u32, self.h.len()));
+        }
+        Ok(SpanOut {
+            carry: self.carry,
+            sorted: self.sorted,
+        })
     }
-    Ok(())
 }
 
 /// Puts the entries in Morton order of their pairs, summing equal pairs.
