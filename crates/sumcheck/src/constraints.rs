@@ -12,7 +12,7 @@ use longfellow_transcript::Transcript;
 
 use crate::circuit::LayeredCircuit;
 use crate::circuit::Term;
-use crate::eq::{eq2_table, log2_ceil};
+use crate::eq::log2_ceil;
 use crate::eq_split::{EqRowCache, PairEq, SplitEq2, MAX_LEVELS};
 use crate::error::SumcheckError;
 use crate::ligero_types::LinearTerm;
@@ -79,7 +79,14 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut bindings = [g.clone(), g];
     let mut claims = [F::ZERO; 2];
     let mut pi = ninputs - npub;
-    let mut linear = Vec::new();
+    // Each layer's pad slots plus its previous claim pads (none for layer
+    // 0), then the private inputs and the last claim pads.
+    let linear_len = (0..nl)
+        .map(|l| layer_pad_len(circuit.layer_logw(l)) + if l == 0 { 0 } else { 3 })
+        .sum::<usize>()
+        + (ninputs - npub)
+        + 2;
+    let mut linear = Vec::with_capacity(linear_len);
     let mut b = Vec::with_capacity(nl + 1);
     let mut g_cache = EqRowCache::new();
 
@@ -157,24 +164,18 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
     // Input binding: Σ_i (eq(G0,i) + γ·eq(G1,i))·input_i = claim0 + γ·claim1,
     // with the public part moved to the right-hand side.
     let gamma: F = transcript.challenge_element();
-    let (mut eqg, mut tmp) = (Vec::new(), Vec::new());
-    eq2_table(
-        &bindings[0],
-        &bindings[1],
-        gamma,
-        ninputs,
-        &mut eqg,
-        &mut tmp,
-    );
+    // Row by row through the cache: no table of all inputs.
+    let gw = SplitEq2::new(&bindings[0], &bindings[1], gamma, ninputs);
+    g_cache.reset(&gw, 0);
     let mut public_part = F::ZERO;
-    for (e, x) in eqg.iter().zip(public_inputs) {
-        public_part += *e * *x;
+    for (i, x) in public_inputs.iter().enumerate() {
+        public_part += g_cache.at(&gw, i) * *x;
     }
-    for (i, e) in eqg.iter().enumerate().skip(npub) {
+    for i in npub..ninputs {
         linear.push(LinearTerm {
             c: nl,
             w: i - npub,
-            k: *e,
+            k: g_cache.at(&gw, i),
         });
     }
     let last_claim_pad = pi - 3;
@@ -189,6 +190,7 @@ pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
         k: -gamma,
     });
     b.push(claims[0] + gamma * claims[1] - public_part);
+    debug_assert_eq!(linear.len(), linear_len);
     Ok(Constraints { linear, b })
 }
 
@@ -222,43 +224,40 @@ fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
     // acc[0] sums the current run; acc[j + 1] the level-j factors of
     // completed runs whose level ≥ j + 1 digits are the current ones.
     let mut acc = [F::ZERO; MAX_LEVELS + 1];
-    let mut cur: Option<(u32, u32)> = None;
+    // The current run's wires; the initial pair is any in range, with an
+    // empty sum.
+    let (mut c0, mut c1) = (0u32, 0u32);
     let mut bad = None;
     circuit.for_each_term(l, &mut |t: Term<F>| {
-        {
-            let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
-            if g >= nv || h0 as usize >= nw || h1 as usize >= nw {
-                bad.get_or_insert(t.g.max(t.h0).max(t.h1));
-                return;
-            }
-            match cur {
-                Some((c0, c1)) if (c0, c1) != (h0, h1) => {
-                    // Levels 0..=top have a changed digit.
-                    let x = (c0 ^ h0) | (c1 ^ h1);
-                    let top = ((31 - x.leading_zeros()) / digit) as usize;
-                    for j in 0..=top.min(levels - 1) {
-                        acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
-                        acc[j] = F::ZERO;
-                    }
-                    cur = Some((h0, h1));
-                }
-                Some(_) => {}
-                None => cur = Some((h0, h1)),
-            }
-            let e = eg(g);
-            acc[0] += if t.k == F::ONE {
-                e
-            } else if t.k == F::ZERO {
-                beta * e
-            } else {
-                t.k * e
-            };
+        let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
+        if g >= nv || h0 as usize >= nw || h1 as usize >= nw {
+            bad.get_or_insert(t.g.max(t.h0).max(t.h1));
+            return;
         }
+        if (c0, c1) != (h0, h1) {
+            // Levels 0..=top have a changed digit (the first change of the
+            // initial pair flushes zeros).
+            let x = (c0 ^ h0) | (c1 ^ h1);
+            let top = ((31 - x.leading_zeros()) / digit) as usize;
+            acc[1] += acc[0] * eh.factor0(c0, c1);
+            acc[0] = F::ZERO;
+            for j in 1..=top.min(levels - 1) {
+                acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
+                acc[j] = F::ZERO;
+            }
+            (c0, c1) = (h0, h1);
+        }
+        let e = eg(g);
+        acc[0] += if t.k == F::ONE {
+            e
+        } else if t.k == F::ZERO {
+            beta * e
+        } else {
+            t.k * e
+        };
     });
-    if let Some((c0, c1)) = cur {
-        for j in 0..levels {
-            acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
-        }
+    for j in 0..levels {
+        acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
     }
     match bad {
         Some(value) => Err(SumcheckError::BadCircuit {

@@ -210,6 +210,14 @@ impl<F: Field> PairEq<F> {
         self.tables[j][d0 as usize * self.widths[j] + d1 as usize]
     }
 
+    /// [`PairEq::factor`] of level 0.
+    #[inline]
+    pub(crate) fn factor0(&self, h0: u32, h1: u32) -> F {
+        let mask = (1u32 << DIGIT_BITS) - 1;
+        let w = self.widths[0];
+        self.tables[0][(h0 & mask) as usize * w + (h1 & mask) as usize]
+    }
+
     /// `eq(H0, h0)·eq(H1, h1)` (both below `n`).
     #[cfg(test)]
     pub(crate) fn at(&self, h0: u32, h1: u32) -> F {
