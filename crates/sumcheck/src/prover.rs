@@ -249,7 +249,12 @@ fn evaluate_block<F: Field>(
         let Some(slot) = out.get_mut(t.g as usize) else {
             return Err(bad_index(layer, t, nv, nw));
         };
-        if bool::from(t.k.is_zero()) {
+        // Constants are public, so plain comparisons (no constant-time
+        // `is_zero`, which costs an opaque call per term) pick the case;
+        // the wire product is only tested in constant time.
+        if t.k == F::ONE {
+            *slot += prod;
+        } else if t.k == F::ZERO {
             if !bool::from(prod.is_zero()) {
                 return Err(SumcheckError::AssertionFailed {
                     layer,
@@ -257,8 +262,6 @@ fn evaluate_block<F: Field>(
                     h1: t.h1,
                 });
             }
-        } else if t.k == F::ONE {
-            *slot += prod;
         } else {
             *slot += t.k * prod;
         }

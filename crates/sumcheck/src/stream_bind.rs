@@ -198,11 +198,11 @@ impl<'a, 'c, F: Field> Fill<'a, 'c, F> {
                 self.err = Some(self.ctx.bad("h1", t.h1, nw));
                 return;
             }
-            // Constants are public: branching on them is fine, and most
-            // are one.
+            // Constants are public: branching on them (with plain
+            // comparisons) is fine, and most are one.
             let c = if t.k == F::ONE {
                 e
-            } else if bool::from(t.k.is_zero()) {
+            } else if t.k == F::ZERO {
                 self.ctx.beta * e
             } else {
                 t.k * e
