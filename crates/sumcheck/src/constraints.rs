@@ -239,7 +239,7 @@ fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
             // initial pair flushes zeros).
             let x = (c0 ^ h0) | (c1 ^ h1);
             let top = ((31 - x.leading_zeros()) / digit) as usize;
-            acc[1] += acc[0] * eh.factor0(c0, c1);
+            acc[1] += acc[0] * eh.factor(0, c0, c1);
             acc[0] = F::ZERO;
             for j in 1..=top.min(levels - 1) {
                 acc[j + 1] += acc[j] * eh.factor(j, c0, c1);
@@ -267,5 +267,130 @@ fn bind_all<F: Field, C: LayeredCircuit<F> + ?Sized>(
             bound: nv.max(nw) as u64,
         }),
         None => Ok(acc[levels]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuit::{SimpleCircuit, SimpleLayer};
+    use crate::eq::{eq2_table, eq_table};
+    use longfellow_field::{Fp256, Gf2_128};
+    use proptest::prelude::*;
+
+    /// A splitmix-style stream for test data.
+    fn next(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn elements<F: Field>(state: &mut u64, n: usize) -> Vec<F> {
+        (0..n)
+            .map(|_| F::from_u64(next(state)) * F::from_u64(next(state)) + F::from_u64(next(state)))
+            .collect()
+    }
+
+    /// `bind_all` against the sum over full eq tables, for terms in random
+    /// order, in (h0, h1) order, and with a cache of one row.
+    fn check<F: Field>(seed: u64, nv: usize, nw: usize, nterms: usize, extra: usize) {
+        let mut st = seed;
+        let (logv, logw) = (log2_ceil(nv) + extra, log2_ceil(nw) + extra);
+        let (g0, g1) = (elements::<F>(&mut st, logv), elements::<F>(&mut st, logv));
+        let (h0, h1) = (elements::<F>(&mut st, logw), elements::<F>(&mut st, logw));
+        let [alpha, beta] = [0, 1].map(|_| elements::<F>(&mut st, 1)[0]);
+        let consts = [F::ZERO, F::ONE, alpha * beta];
+        let mut terms: Vec<Term<F>> = (0..nterms)
+            .map(|_| Term {
+                g: (next(&mut st) % nv as u64) as u32,
+                h0: (next(&mut st) % nw as u64) as u32,
+                h1: (next(&mut st) % nw as u64) as u32,
+                k: consts[(next(&mut st) % 3) as usize],
+            })
+            .collect();
+        let (mut eg, mut tmp, mut e0, mut e1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        eq2_table(&g0, &g1, alpha, nv, &mut eg, &mut tmp);
+        eq_table(&h0, nw, &mut e0);
+        eq_table(&h1, nw, &mut e1);
+        let want = terms.iter().fold(F::ZERO, |acc, t| {
+            let k = if t.k == F::ZERO { beta } else { t.k };
+            acc + k * eg[t.g as usize] * e0[t.h0 as usize] * e1[t.h1 as usize]
+        });
+        let gw = SplitEq2::new(&g0, &g1, alpha, nv);
+        let eh = PairEq::new(&h0, &h1, nw);
+        for (order, cache_bytes) in [(0, MAX_G_CACHE_BYTES), (1, MAX_G_CACHE_BYTES), (1, 0)] {
+            if order == 1 {
+                terms.sort_by_key(|t| (t.h0 >> 5, t.h1 >> 5, t.h0, t.h1));
+            }
+            let c = SimpleCircuit {
+                id: [0; 32],
+                num_outputs: nv,
+                num_inputs: nw,
+                num_public_inputs: 0,
+                subfield_boundary: 0,
+                layers: vec![SimpleLayer {
+                    logw,
+                    nw,
+                    terms: terms.clone(),
+                }],
+            };
+            let mut cache = EqRowCache::new();
+            cache.reset(&gw, cache_bytes);
+            let got = bind_all(&c, 0, nv, |g| cache.at(&gw, g), beta, &eh, nw);
+            assert_eq!(got.ok(), Some(want), "nv={nv} nw={nw} order={order}");
+        }
+    }
+
+    #[test]
+    fn layer_sizes() {
+        for (nv, nw) in [
+            (1, 1),
+            (1, 2),
+            (3, 5),
+            (33, 31),
+            (1025, 3000),
+            (5000, 40_000),
+        ] {
+            check::<Gf2_128>(nv as u64, nv, nw, 2000, 0);
+            check::<Fp256>(nw as u64, nv, nw, 500, 2);
+        }
+    }
+
+    #[test]
+    fn wires_out_of_range_are_rejected() {
+        let c = SimpleCircuit {
+            id: [0; 32],
+            num_outputs: 2,
+            num_inputs: 4,
+            num_public_inputs: 0,
+            subfield_boundary: 0,
+            layers: vec![SimpleLayer {
+                logw: 2,
+                nw: 4,
+                terms: vec![Term {
+                    g: 0,
+                    h0: 4,
+                    h1: 0,
+                    k: Gf2_128::ONE,
+                }],
+            }],
+        };
+        let p = [Gf2_128::ONE; 2];
+        let gw = SplitEq2::new(&p[..1], &p[..1], Gf2_128::ONE, 2);
+        let eh = PairEq::new(&p, &p, 4);
+        let mut cache = EqRowCache::new();
+        cache.reset(&gw, 0);
+        let got = bind_all(&c, 0, 2, |g| cache.at(&gw, g), Gf2_128::ONE, &eh, 4);
+        assert!(matches!(got, Err(SumcheckError::BadCircuit { .. })));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn random_layers(seed in any::<u64>(), nv in 1usize..3000, nw in 1usize..3000, extra in 0usize..3) {
+            check::<Gf2_128>(seed, nv, nw, 700, extra);
+        }
     }
 }

@@ -28,37 +28,29 @@ pub(crate) struct SplitEq2<F> {
     lo: [Vec<F>; 2],
     hi: [Vec<F>; 2],
     shift: u32,
-    n: usize,
 }
 
 impl<F: Field> SplitEq2<F> {
     /// Tables for `eq(g0, i) + alpha·eq(g1, i)`, `0 ≤ i < n`; both points
     /// have the same length `≥ log2(n)`.
     pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize) -> Self {
-        let mut s = Self {
-            lo: [Vec::new(), Vec::new()],
-            hi: [Vec::new(), Vec::new()],
-            shift: 0,
-            n: 0,
-        };
-        s.reset(g0, g1, alpha, n);
-        s
-    }
-
-    /// Rebuilds in place (reusing the allocations).
-    pub(crate) fn reset(&mut self, g0: &[F], g1: &[F], alpha: F, n: usize) {
         debug_assert_eq!(g0.len(), g1.len());
         let k = lo_bits_for(g0.len(), n);
+        let (mut lo, mut hi) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         for (j, g) in [g0, g1].into_iter().enumerate() {
             let (p_lo, p_hi) = g.split_at(k);
-            eq_table(p_lo, n.min(1 << k), &mut self.lo[j]);
-            eq_table(p_hi, n.div_ceil(1 << k), &mut self.hi[j]);
+            // Every low pattern occurs once an index reaches 2^k.
+            eq_table(p_lo, n.min(1 << k), &mut lo[j]);
+            eq_table(p_hi, n.div_ceil(1 << k), &mut hi[j]);
         }
-        for h in self.hi[1].iter_mut() {
+        for h in hi[1].iter_mut() {
             *h *= alpha;
         }
-        self.shift = k as u32;
-        self.n = n;
+        Self {
+            lo,
+            hi,
+            shift: k as u32,
+        }
     }
 
     /// The value at `i < n` (the caller has checked the range).
@@ -72,8 +64,8 @@ impl<F: Field> SplitEq2<F> {
 /// [`SplitEq2`] values cached one row of the low tables at a time.
 ///
 /// A row (the `2^shift` indices sharing a high part) costs two products
-/// per entry, the same as two lookups of [`SplitEq2::at`], but is then
-/// reused by every later index in it. Rows live in a direct-mapped cache
+/// per entry, as much as evaluating one index from the four tables, but is
+/// then reused by every later index in it. Rows live in a direct-mapped cache
 /// of at most `max_bytes`; when every row fits, each is computed at most
 /// once and the cache is the full table, built lazily.
 #[derive(Debug)]
@@ -151,7 +143,7 @@ pub(crate) const MAX_LEVELS: usize = 32usize.div_ceil(DIGIT_BITS as usize);
 ///
 /// A pass over terms whose wire pairs come in an order where high digits
 /// change rarely multiplies a partial sum by one entry each time a level's
-/// digits change (see [`PairEq::levels`]).
+/// digits change, instead of two products per term.
 #[derive(Debug)]
 pub(crate) struct PairEq<F> {
     /// `tables[j][d0·width[j] + d1]`.
@@ -208,14 +200,6 @@ impl<F: Field> PairEq<F> {
         let mask = (1u32 << DIGIT_BITS) - 1;
         let (d0, d1) = ((h0 >> shift) & mask, (h1 >> shift) & mask);
         self.tables[j][d0 as usize * self.widths[j] + d1 as usize]
-    }
-
-    /// [`PairEq::factor`] of level 0.
-    #[inline]
-    pub(crate) fn factor0(&self, h0: u32, h1: u32) -> F {
-        let mask = (1u32 << DIGIT_BITS) - 1;
-        let w = self.widths[0];
-        self.tables[0][(h0 & mask) as usize * w + (h1 & mask) as usize]
     }
 
     /// `eq(H0, h0)·eq(H1, h1)` (both below `n`).
