@@ -409,7 +409,7 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                     let [w0, w1] = &mut scratch.w;
                     bind_into(w1, r, w0);
                 } else {
-                    bind_in_place(&mut scratch.w[hand], r);
+                    scratch.bind_hand(hand, r);
                 }
                 if round + 1 == logw && hand == 1 {
                     scratch.quad.bind_h(hand, r);
@@ -488,6 +488,9 @@ struct Scratch<F> {
     quad: HQuad<F>,
     w: [Vec<F>; 2],
     qw: Vec<F>,
+    /// Target of the out-of-place binding used when several threads share
+    /// it; empty on one thread, where binding in place saves the buffer.
+    tmp: Vec<F>,
     scatter: Scatter<F>,
 }
 
@@ -496,6 +499,19 @@ impl<F: Field> Scratch<F> {
         self.quad = HQuad::new();
         self.w = [Vec::new(), Vec::new()];
         self.qw = Vec::new();
+        self.tmp = Vec::new();
+        self.scatter.release();
+    }
+
+    /// Binds hand `hand`'s wires to `r`: in place on one thread (no second
+    /// buffer), split across threads into `tmp` otherwise.
+    fn bind_hand(&mut self, hand: usize, r: F) {
+        if crate::par::threads() > 1 && self.w[hand].len() >= 4 * crate::par::MIN_CHUNK {
+            bind_into(&self.w[hand], r, &mut self.tmp);
+            core::mem::swap(&mut self.w[hand], &mut self.tmp);
+        } else {
+            bind_in_place(&mut self.w[hand], r);
+        }
     }
 
     fn new() -> Self {
@@ -503,6 +519,7 @@ impl<F: Field> Scratch<F> {
             quad: HQuad::new(),
             w: [Vec::new(), Vec::new()],
             qw: Vec::new(),
+            tmp: Vec::new(),
             scatter: Scatter::new(),
         }
     }
