@@ -78,14 +78,41 @@ pub fn eq2_table<F: Field>(
     let (hi0, hi1) = rest.split_at(nhi);
     out.clear();
     out.reserve_exact(n);
-    for (&a, &b) in hi0.iter().zip(hi1) {
-        let row = (n - out.len()).min(nlo);
-        out.extend(
-            lo0[..row]
-                .iter()
-                .zip(&lo1[..row])
-                .map(|(&x, &y)| a * x + b * y),
-        );
+    out.resize(n, F::ZERO);
+    // Rows of `nlo` entries share their high factors; a chunk of whole rows
+    // per task.
+    let rows_per_chunk = (ROWS_CHUNK_ENTRIES / nlo).max(1);
+    for_each_chunk_mut(out, rows_per_chunk * nlo, |start, chunk| {
+        let first_row = start / nlo;
+        for (row, (&a, &b)) in chunk
+            .chunks_mut(nlo)
+            .zip(hi0[first_row..].iter().zip(&hi1[first_row..]))
+        {
+            for ((o, &x), &y) in row.iter_mut().zip(lo0).zip(lo1) {
+                *o = a * x + b * y;
+            }
+        }
+    });
+}
+
+/// Entries per parallel task of [`eq2_table`].
+const ROWS_CHUNK_ENTRIES: usize = 1 << 14;
+
+/// Runs `f(start, chunk)` on consecutive chunks of `data`, in parallel with
+/// the `parallel` feature and the prover's thread pool.
+fn for_each_chunk_mut<T: Send, G>(data: &mut [T], chunk: usize, f: G)
+where
+    G: Fn(usize, &mut [T]) + Sync + Send,
+{
+    #[cfg(all(feature = "parallel", feature = "prover"))]
+    {
+        crate::par::for_each_chunk_mut(data, chunk, f);
+    }
+    #[cfg(not(all(feature = "parallel", feature = "prover")))]
+    {
+        for (c, part) in data.chunks_mut(chunk.max(1)).enumerate() {
+            f(c * chunk, part);
+        }
     }
 }
 

@@ -348,7 +348,10 @@ impl<F: Field> HQuad<F> {
         scatter: &mut par::Scatter<F>,
     ) {
         let other = 1 - hand;
-        scatter.run(self.h.len(), self.h.len(), qw, |range, acc| {
+        // Same rule as `bind_h_and_contract`: split once the entries
+        // outnumber the accumulator's slots.
+        let work = 2 * self.h.len();
+        scatter.run(self.h.len(), work, qw, |range, acc| {
             for j in range {
                 let h = self.h[j];
                 acc[h[hand] as usize] += self.v[j] * w_other[h[other] as usize];
