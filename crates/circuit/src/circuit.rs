@@ -92,6 +92,8 @@ pub struct Layer<F> {
     nterms: usize,
     compact: Compact,
     constants: Arc<[F]>,
+    /// Per-segment sums for splitting the terms, computed on first use.
+    segment_sums: std::sync::OnceLock<Box<[crate::span::SegmentSums]>>,
 }
 
 impl<F> fmt::Debug for Layer<F> {
@@ -121,6 +123,7 @@ impl<F: Field> Layer<F> {
             nterms,
             compact,
             constants,
+            segment_sums: std::sync::OnceLock::new(),
         }
     }
 
@@ -165,6 +168,11 @@ impl<F: Field> Layer<F> {
 
     pub(crate) fn constants(&self) -> &[F] {
         &self.constants
+    }
+
+    pub(crate) fn segment_sums(&self) -> &[crate::span::SegmentSums] {
+        self.segment_sums
+            .get_or_init(|| crate::span::segment_sums(&self.compact))
     }
 
     /// Bytes of heap this layer's compact form occupies.

@@ -47,13 +47,14 @@ impl TermSpan {
 }
 
 /// Per segment: term count, wrapping delta sums and run openings.
-struct SegmentSums {
+#[derive(Clone, Debug)]
+pub(crate) struct SegmentSums {
     len: usize,
     sum: [u32; 3],
     opens: usize,
 }
 
-fn segment_sums(c: &Compact) -> Vec<SegmentSums> {
+pub(crate) fn segment_sums(c: &Compact) -> Box<[SegmentSums]> {
     c.seg_starts
         .windows(2)
         .map(|w| {
@@ -81,7 +82,7 @@ impl<F: Field> Layer<F> {
     /// at token boundaries, covering the layer in order.
     pub fn term_spans(&self, parts: usize) -> Vec<TermSpan> {
         let c = self.compact();
-        let sums = segment_sums(c);
+        let sums = self.segment_sums();
         let target = self.num_terms().div_ceil(parts.max(1)).max(1);
         let mut spans = Vec::with_capacity(parts.max(1));
         let mut state = [0u32; 3];
