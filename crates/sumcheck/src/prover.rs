@@ -377,7 +377,7 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
         let mut rounds = Vec::with_capacity(logw);
         if logw > 0 {
-            scratch.qw.clear();
+            // Sized exactly (contract zeroes it before adding).
             scratch.qw.reserve_exact(scratch.w[1].len());
             scratch.qw.resize(scratch.w[1].len(), F::ZERO);
             scratch
@@ -415,7 +415,8 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                     scratch.quad.bind_h(hand, r);
                 } else {
                     let next = 1 - hand;
-                    scratch.qw.clear();
+                    // Only the length matters: the contraction zeroes the
+                    // buffer itself.
                     scratch.qw.resize(scratch.w[next].len(), F::ZERO);
                     scratch.quad.bind_h_and_contract(
                         hand,
