@@ -58,6 +58,11 @@ pub(crate) fn gf_mul(a: u128, b: u128) -> Option<u128> {
 pub(crate) fn gf_dot(a: &[Gf2_128], b: &[Gf2_128]) -> Option<Gf2_128> {
     #[cfg(target_arch = "x86_64")]
     {
+        if wide::has_wide_clmul() && a.len().min(b.len()) >= 8 {
+            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
+            // (checked just above).
+            return Some(Gf2_128(unsafe { x86::dot_wide(a, b) }));
+        }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
             return Some(Gf2_128(unsafe { x86::dot(a, b) }));
@@ -67,11 +72,59 @@ pub(crate) fn gf_dot(a: &[Gf2_128], b: &[Gf2_128]) -> Option<Gf2_128> {
     None
 }
 
+/// Whether the 512-bit carry-less multiply is used for `dot` (tests).
+pub(crate) fn has_wide_clmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        wide::has_wide_clmul()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Run-time detection of AVX-512F with VPCLMULQDQ (four 64×64 carry-less
+/// products per instruction), cached like [`detect`].
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    #[cfg(feature = "std")]
+    pub(super) fn has_wide_clmul() -> bool {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        static STATE: AtomicU8 = AtomicU8::new(0);
+        match STATE.load(Ordering::Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let found = super::has_clmul()
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("vpclmulqdq");
+                STATE.store(if found { 1 } else { 2 }, Ordering::Relaxed);
+                found
+            }
+        }
+    }
+
+    #[cfg(not(feature = "std"))]
+    pub(super) fn has_wide_clmul() -> bool {
+        cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "vpclmulqdq"
+        )) && super::has_clmul()
+    }
+}
+
 /// `y_i ← y_i + u·x_i`.
 #[inline]
 pub(crate) fn gf_axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        if wide::has_wide_clmul() && y.len().min(x.len()) >= 8 {
+            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
+            // (checked just above).
+            unsafe { x86::axpy_wide(y, u.0, x) };
+            return true;
+        }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
             unsafe { x86::axpy(y, u.0, x) };
@@ -87,6 +140,12 @@ pub(crate) fn gf_axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) -> bool {
 pub(crate) fn gf_mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        if wide::has_wide_clmul() && x.len().min(y.len()) >= 8 {
+            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
+            // (checked just above).
+            unsafe { x86::mul_assign_wide(x, y) };
+            return true;
+        }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
             unsafe { x86::mul_assign(x, y) };
@@ -353,6 +412,140 @@ mod x86 {
         let [lo, cross, hi] = [0, 1, 2].map(|i| _mm_xor_si128(acc[0][i], acc[1][i]));
         let mid = _mm_xor_si128(cross, _mm_xor_si128(lo, hi));
         to_u128(reduce([lo, mid, hi]))
+    }
+
+    /// [`dot`] four terms per instruction: each 512-bit register holds four
+    /// elements, whose low, middle and high partial products are summed
+    /// lane-wise; the lanes and the scalar tail are folded together and
+    /// reduced once.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn dot_wide(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
+        use core::arch::x86_64::{
+            __m512i, _mm512_clmulepi64_epi128, _mm512_extracti32x4_epi32, _mm512_loadu_si512,
+            _mm512_setzero_si512, _mm512_xor_si512,
+        };
+        let n = a.len().min(b.len());
+        let (mut lo, mut mid, mut hi) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
+            // SAFETY: each chunk is four 16-byte elements, 64 bytes; the
+            // load has no alignment requirement.
+            let x = _mm512_loadu_si512(x.as_ptr().cast::<__m512i>());
+            let y = _mm512_loadu_si512(y.as_ptr().cast::<__m512i>());
+            lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128::<0x00>(x, y));
+            hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128::<0x11>(x, y));
+            mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128::<0x01>(x, y));
+            mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128::<0x10>(x, y));
+        }
+        let fold = |v: __m512i| {
+            _mm_xor_si128(
+                _mm_xor_si128(
+                    _mm512_extracti32x4_epi32::<0>(v),
+                    _mm512_extracti32x4_epi32::<1>(v),
+                ),
+                _mm_xor_si128(
+                    _mm512_extracti32x4_epi32::<2>(v),
+                    _mm512_extracti32x4_epi32::<3>(v),
+                ),
+            )
+        };
+        let mut parts = [fold(lo), fold(mid), fold(hi)];
+        for i in n - n % 4..n {
+            let [l, m, h] = product(to_vec(a[i].0), to_vec(b[i].0));
+            parts = [
+                _mm_xor_si128(parts[0], l),
+                _mm_xor_si128(parts[1], m),
+                _mm_xor_si128(parts[2], h),
+            ];
+        }
+        to_u128(reduce(parts))
+    }
+
+    /// Four reduced products at once, lane by lane: the steps of
+    /// [`product`] and [`reduce`] on 512-bit registers.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F and VPCLMULQDQ.
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    unsafe fn mul4(
+        a: core::arch::x86_64::__m512i,
+        b: core::arch::x86_64::__m512i,
+    ) -> core::arch::x86_64::__m512i {
+        use core::arch::x86_64::{
+            _mm512_broadcast_i32x4, _mm512_clmulepi64_epi128 as clmul, _mm512_setzero_si512,
+            _mm512_unpackhi_epi64, _mm512_unpacklo_epi64, _mm512_xor_si512 as xor,
+        };
+        let zero = _mm512_setzero_si512();
+        let poly = _mm512_broadcast_i32x4(_mm_set_epi64x(0, POLY));
+        // Within each 128-bit lane: `unpacklo(0, v)` is v·x^64 truncated
+        // (v's low word moved up), `unpackhi(v, 0)` is v / x^64.
+        let up = |v| _mm512_unpacklo_epi64(zero, v);
+        let down = |v| _mm512_unpackhi_epi64(v, zero);
+        let lo = clmul::<0x00>(a, b);
+        let hi = clmul::<0x11>(a, b);
+        let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
+        let lo = xor(lo, up(mid));
+        let hi = xor(hi, down(mid));
+        let t = clmul::<0x01>(hi, poly);
+        let lo = xor(lo, up(t));
+        let h0 = xor(hi, down(t));
+        xor(lo, clmul::<0x00>(h0, poly))
+    }
+
+    /// [`axpy`] four elements at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn axpy_wide(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
+        use core::arch::x86_64::{
+            __m512i, _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_storeu_si512,
+            _mm512_xor_si512,
+        };
+        let n = y.len().min(x.len());
+        let uv = _mm512_broadcast_i32x4(to_vec(u));
+        let whole = n - n % 4;
+        for (yc, xc) in y[..whole]
+            .chunks_exact_mut(4)
+            .zip(x[..whole].chunks_exact(4))
+        {
+            // SAFETY: each chunk is four 16-byte elements, 64 bytes;
+            // unaligned loads and stores.
+            let xv = _mm512_loadu_si512(xc.as_ptr().cast::<__m512i>());
+            let yv = _mm512_loadu_si512(yc.as_ptr().cast::<__m512i>());
+            let r = _mm512_xor_si512(yv, mul4(uv, xv));
+            _mm512_storeu_si512(yc.as_mut_ptr().cast::<__m512i>(), r);
+        }
+        axpy(&mut y[whole..n], u, &x[whole..n]);
+    }
+
+    /// [`mul_assign`] four elements at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn mul_assign_wide(x: &mut [Gf2_128], y: &[Gf2_128]) {
+        use core::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_storeu_si512};
+        let n = x.len().min(y.len());
+        let whole = n - n % 4;
+        for (xc, yc) in x[..whole]
+            .chunks_exact_mut(4)
+            .zip(y[..whole].chunks_exact(4))
+        {
+            // SAFETY: each chunk is four 16-byte elements, 64 bytes;
+            // unaligned loads and stores.
+            let xv = _mm512_loadu_si512(xc.as_ptr().cast::<__m512i>());
+            let yv = _mm512_loadu_si512(yc.as_ptr().cast::<__m512i>());
+            _mm512_storeu_si512(xc.as_mut_ptr().cast::<__m512i>(), mul4(xv, yv));
+        }
+        mul_assign(&mut x[whole..n], &y[whole..n]);
     }
 
     /// Adds a0·b0, (a0+a1)·(b0+b1) and a1·b1 into `acc`.

@@ -69,6 +69,13 @@ impl Gf2_128 {
         crate::arch::has_clmul()
     }
 
+    /// Whether [`Field::dot`] uses the 512-bit carry-less multiply
+    /// (AVX-512 VPCLMULQDQ, four products per instruction) on this CPU.
+    #[doc(hidden)]
+    pub fn uses_wide_dot() -> bool {
+        crate::arch::has_wide_clmul()
+    }
+
     /// `self^(2^k)`.
     fn square_times(mut self, k: u32) -> Self {
         for _ in 0..k {
