@@ -49,7 +49,6 @@ mod zstd;
 
 pub use catalog::{CatalogEntry, CatalogFile, FileForm};
 pub use circuit::{Circuit, Layer, Term};
-pub use span::TermSpan;
 pub use error::CircuitError;
 pub use id::zkspec_hash;
 pub use lfa2::Lfa2Meta;
@@ -58,3 +57,4 @@ pub use load::{
     AnyCircuit, CircuitPair, LoadOptions, PairFormat, PairSource,
 };
 pub use longfellow_field::Field;
+pub use span::TermSpan;
