@@ -53,6 +53,16 @@ pub trait LayeredCircuit<F: Field>: Sync {
         terms.into_iter().for_each(f);
     }
 
+    /// [`Self::for_each_term`] with the visitor known at compile time, so
+    /// a decoder can inline it into its own loop: no indirect call per
+    /// term. The verifier's term pass uses this.
+    fn visit_terms<V: FnMut(Term<F>)>(&self, layer: usize, mut f: V)
+    where
+        Self: Sized,
+    {
+        self.for_each_term(layer, &mut f);
+    }
+
     /// Calls `f` with layer `layer`'s terms in order, [`TERM_BLOCK`] at a
     /// time (the last block may be shorter). The hot per-term loops use
     /// this: one indirect call per block instead of one per term.
@@ -213,6 +223,12 @@ impl<F: Field> LayeredCircuit<F> for longfellow_circuit::Circuit<F> {
     }
     fn for_each_term(&self, layer: usize, f: &mut dyn FnMut(Term<F>)) {
         self.layers()[layer].terms().for_each(f);
+    }
+    fn visit_terms<V: FnMut(Term<F>)>(&self, layer: usize, f: V)
+    where
+        Self: Sized,
+    {
+        self.layers()[layer].for_each_term(f);
     }
     fn layer_num_terms(&self, layer: usize) -> usize {
         self.layers()[layer].num_terms()

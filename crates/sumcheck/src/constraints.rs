@@ -43,7 +43,7 @@ const ROUNDS: usize = 3;
 ///
 /// `bound_quads` (from the prover) skips re-deriving each layer's fully
 /// bound quadratic form from the circuit terms; a verifier passes `None`.
-pub fn constraints<F: Field, C: LayeredCircuit<F> + ?Sized>(
+pub fn constraints<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     public_inputs: &[F],
     proof: &SumcheckProof<F>,
@@ -207,7 +207,7 @@ const MAX_G_CACHE_BYTES: usize = 8 << 20;
 /// terms in blocks and filling more rows, without a measurable gain on a
 /// shared two-core machine.
 #[allow(clippy::too_many_arguments)]
-fn bind_layer<F: Field, C: LayeredCircuit<F> + ?Sized>(
+fn bind_layer<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     l: usize,
     nv: usize,
@@ -219,7 +219,7 @@ fn bind_layer<F: Field, C: LayeredCircuit<F> + ?Sized>(
 ) -> Result<F, SumcheckError> {
     cache.reset(gw, MAX_G_CACHE_BYTES);
     let mut pass = TermPass::new(l, nv, nw, beta, eh);
-    circuit.for_each_term(l, &mut |t: Term<F>| pass.term(t, |g| cache.at(gw, g)));
+    circuit.visit_terms(l, |t: Term<F>| pass.term(t, |g| cache.at(gw, g)));
     pass.finish()
 }
 
