@@ -56,9 +56,16 @@ pub(crate) fn gf_mul(a: u128, b: u128) -> Option<u128> {
 /// `Σ a_i·b_i` with one reduction at the end.
 #[inline]
 pub(crate) fn gf_dot(a: &[Gf2_128], b: &[Gf2_128]) -> Option<Gf2_128> {
+    gf_dot_with(a, b, true)
+}
+
+/// [`gf_dot`], optionally without the 512-bit path (so tests can reach the
+/// 128-bit one on CPUs that have both).
+#[inline]
+pub(crate) fn gf_dot_with(a: &[Gf2_128], b: &[Gf2_128], allow_wide: bool) -> Option<Gf2_128> {
     #[cfg(target_arch = "x86_64")]
     {
-        if wide::has_wide_clmul() && a.len().min(b.len()) >= 8 {
+        if allow_wide && wide::has_wide_clmul() && a.len().min(b.len()) >= 8 {
             // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
             // (checked just above).
             return Some(Gf2_128(unsafe { x86::dot_wide(a, b) }));
@@ -117,9 +124,15 @@ mod wide {
 /// `y_i ← y_i + u·x_i`.
 #[inline]
 pub(crate) fn gf_axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) -> bool {
+    gf_axpy_with(y, u, x, true)
+}
+
+/// [`gf_axpy`], optionally without the 512-bit path.
+#[inline]
+pub(crate) fn gf_axpy_with(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128], allow_wide: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if wide::has_wide_clmul() && y.len().min(x.len()) >= 8 {
+        if allow_wide && wide::has_wide_clmul() && y.len().min(x.len()) >= 8 {
             // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
             // (checked just above).
             unsafe { x86::axpy_wide(y, u.0, x) };
@@ -138,9 +151,15 @@ pub(crate) fn gf_axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) -> bool {
 /// `x_i ← x_i·y_i`.
 #[inline]
 pub(crate) fn gf_mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) -> bool {
+    gf_mul_assign_with(x, y, true)
+}
+
+/// [`gf_mul_assign`], optionally without the 512-bit path.
+#[inline]
+pub(crate) fn gf_mul_assign_with(x: &mut [Gf2_128], y: &[Gf2_128], allow_wide: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if wide::has_wide_clmul() && x.len().min(y.len()) >= 8 {
+        if allow_wide && wide::has_wide_clmul() && x.len().min(y.len()) >= 8 {
             // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
             // (checked just above).
             unsafe { x86::mul_assign_wide(x, y) };

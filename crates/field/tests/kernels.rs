@@ -58,26 +58,34 @@ proptest! {
     fn gf_dot_matches_portable(a in gf_vec(70), b in gf_vec(70)) {
         let want = a.iter().zip(&b).fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
         prop_assert_eq!(Gf2_128::dot(&a, &b), want);
+        prop_assert_eq!(Gf2_128::dot_128(&a, &b), want);
         prop_assert_eq!(Gf2_128::dot_portable(&a, &b), want);
     }
 
     #[test]
     fn gf_axpy_and_mul_assign_match_portable(y in gf_vec(40), x in gf_vec(40), u in any::<u128>()) {
         let u = Gf2_128::from_u128(u);
-        let mut got = y.clone();
-        Gf2_128::axpy(&mut got, u, &x);
         let mut want = y.clone();
         for (a, b) in want.iter_mut().zip(&x) {
             *a += u.mul_portable(*b);
         }
+        // The default path (512-bit where the CPU has it) and the 128-bit one.
+        let mut got = y.clone();
+        Gf2_128::axpy(&mut got, u, &x);
+        prop_assert_eq!(&got, &want);
+        let mut got = y.clone();
+        Gf2_128::axpy_128(&mut got, u, &x);
         prop_assert_eq!(&got, &want);
 
-        let mut got = y.clone();
-        Gf2_128::mul_assign_slice(&mut got, &x);
-        let mut want = y;
+        let mut want = y.clone();
         for (a, b) in want.iter_mut().zip(&x) {
             *a = a.mul_portable(*b);
         }
+        let mut got = y.clone();
+        Gf2_128::mul_assign_slice(&mut got, &x);
+        prop_assert_eq!(&got, &want);
+        let mut got = y;
+        Gf2_128::mul_assign_slice_128(&mut got, &x);
         prop_assert_eq!(got, want);
     }
 
@@ -179,6 +187,7 @@ fn gf_dot_long_vectors() {
             .zip(&b)
             .fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
         assert_eq!(Gf2_128::dot(&a, &b), want, "len {len}");
+        assert_eq!(Gf2_128::dot_128(&a, &b), want, "len {len}, 128-bit path");
     }
 }
 

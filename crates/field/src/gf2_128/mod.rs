@@ -69,6 +69,34 @@ impl Gf2_128 {
         crate::arch::has_clmul()
     }
 
+    /// [`Field::dot`] on the 128-bit carry-less multiply even where the
+    /// 512-bit one exists, so tests cover both paths on such CPUs.
+    #[doc(hidden)]
+    pub fn dot_128(a: &[Self], b: &[Self]) -> Self {
+        crate::arch::gf_dot_with(a, b, false).unwrap_or_else(|| Self::dot_portable(a, b))
+    }
+
+    /// [`Field::axpy`] on the 128-bit path (see [`Self::dot_128`]).
+    #[doc(hidden)]
+    pub fn axpy_128(y: &mut [Self], u: Self, x: &[Self]) {
+        if !crate::arch::gf_axpy_with(y, u, x, false) {
+            for (a, &b) in y.iter_mut().zip(x) {
+                *a += u * b;
+            }
+        }
+    }
+
+    /// [`Field::mul_assign_slice`] on the 128-bit path (see
+    /// [`Self::dot_128`]).
+    #[doc(hidden)]
+    pub fn mul_assign_slice_128(x: &mut [Self], y: &[Self]) {
+        if !crate::arch::gf_mul_assign_with(x, y, false) {
+            for (a, &b) in x.iter_mut().zip(y) {
+                *a *= b;
+            }
+        }
+    }
+
     /// Whether [`Field::dot`] uses the 512-bit carry-less multiply
     /// (AVX-512 VPCLMULQDQ, four products per instruction) on this CPU.
     #[doc(hidden)]
