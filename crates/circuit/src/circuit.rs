@@ -68,8 +68,15 @@ impl Compact {
 
     /// Calls `f` with every term's delta in order.
     #[inline]
-    pub(crate) fn for_each_delta(&self, mut f: impl FnMut(&Delta)) {
-        for &tok in self.tokens.iter() {
+    pub(crate) fn for_each_delta(&self, f: impl FnMut(&Delta)) {
+        self.for_each_delta_in(&self.tokens, f);
+    }
+
+    /// Calls `f` with the deltas of the terms of `tokens` (a run of this
+    /// layer's token list), in order.
+    #[inline]
+    pub(crate) fn for_each_delta_in(&self, tokens: &[u32], mut f: impl FnMut(&Delta)) {
+        for &tok in tokens {
             let s = tok as usize;
             let (a, b) = (self.seg_starts[s] as usize, self.seg_starts[s + 1] as usize);
             for &d in &self.seg_items[a..b] {
@@ -166,10 +173,6 @@ impl<F: Field> Layer<F> {
         self.term_spans(1).iter().map(|s| s.runs_opened()).sum()
     }
 
-    pub(crate) fn constants(&self) -> &[F] {
-        &self.constants
-    }
-
     pub(crate) fn segment_sums(&self) -> &[crate::span::SegmentSums] {
         self.segment_sums
             .get_or_init(|| crate::span::segment_sums(&self.compact))
@@ -199,10 +202,22 @@ impl<F: Field> Layer<F> {
 
     /// Calls `f` with every term in file order, without allocating.
     #[inline]
-    pub fn for_each_term(&self, mut f: impl FnMut(Term<F>)) {
-        let (mut g, mut h0, mut h1) = (0u32, 0u32, 0u32);
+    pub fn for_each_term(&self, f: impl FnMut(Term<F>)) {
+        self.for_each_term_from(&self.compact.tokens, [0; 3], f);
+    }
+
+    /// Calls `f` with the terms of `tokens` (a run of this layer's token
+    /// list), starting from the running `(g, h0, h1)` state `before`.
+    #[inline]
+    pub(crate) fn for_each_term_from(
+        &self,
+        tokens: &[u32],
+        before: [u32; 3],
+        mut f: impl FnMut(Term<F>),
+    ) {
+        let [mut g, mut h0, mut h1] = before;
         let constants = &*self.constants;
-        self.compact.for_each_delta(|d| {
+        self.compact.for_each_delta_in(tokens, |d| {
             g = g.wrapping_add(d.g);
             h0 = h0.wrapping_add(d.h0);
             h1 = h1.wrapping_add(d.h1);
@@ -219,19 +234,10 @@ impl<F: Field> Layer<F> {
     /// block may be shorter). A consumer behind a trait object pays one
     /// indirect call per block instead of one per term, and its loop over
     /// the block is compiled for its own body.
-    pub fn for_each_term_block(&self, block: usize, mut f: impl FnMut(&[Term<F>])) {
-        let block = block.max(1);
-        let mut buf = Vec::with_capacity(block.min(self.nterms));
-        self.for_each_term(|t| {
-            buf.push(t);
-            if buf.len() == block {
-                f(&buf);
-                buf.clear();
-            }
-        });
-        if !buf.is_empty() {
-            f(&buf);
-        }
+    pub fn for_each_term_block(&self, block: usize, f: impl FnMut(&[Term<F>])) {
+        let mut blocks = Blocks::new(block, self.nterms, f);
+        self.for_each_term(|t| blocks.push(t));
+        blocks.finish();
     }
 
     /// The terms in file order.
@@ -390,5 +396,52 @@ impl<F: Field> Circuit<F> {
     /// [`Circuit::id`] is not consulted).
     pub fn compute_id(&self) -> [u8; 32] {
         crate::id::circuit_id(self)
+    }
+}
+
+/// Gathers items into blocks of a fixed size for a block visitor: the
+/// visitor runs once per full block and once for the remainder.
+pub struct Blocks<T, G: FnMut(&[T])> {
+    buf: Vec<T>,
+    block: usize,
+    f: G,
+}
+
+impl<T, G: FnMut(&[T])> fmt::Debug for Blocks<T, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Blocks")
+            .field("block", &self.block)
+            .field("buffered", &self.buf.len())
+            .finish()
+    }
+}
+
+impl<T, G: FnMut(&[T])> Blocks<T, G> {
+    /// Blocks of `block` items (at least one) for `f`; `expected` (the
+    /// number of items, when known) keeps the buffer no larger than needed.
+    pub fn new(block: usize, expected: usize, f: G) -> Self {
+        let block = block.max(1);
+        Self {
+            buf: Vec::with_capacity(block.min(expected.max(1))),
+            block,
+            f,
+        }
+    }
+
+    /// Adds one item, handing the block over when it is full.
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        self.buf.push(item);
+        if self.buf.len() == self.block {
+            (self.f)(&self.buf);
+            self.buf.clear();
+        }
+    }
+
+    /// Hands over the remainder, if any.
+    pub fn finish(mut self) {
+        if !self.buf.is_empty() {
+            (self.f)(&self.buf);
+        }
     }
 }

@@ -48,7 +48,7 @@ mod span;
 mod zstd;
 
 pub use catalog::{CatalogEntry, CatalogFile, FileForm};
-pub use circuit::{Circuit, Layer, Term};
+pub use circuit::{Blocks, Circuit, Layer, Term};
 pub use error::CircuitError;
 pub use id::zkspec_hash;
 pub use lfa2::Lfa2Meta;

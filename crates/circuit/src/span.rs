@@ -8,7 +8,7 @@
 
 use longfellow_field::Field;
 
-use crate::circuit::{Compact, Layer, Term};
+use crate::circuit::{Blocks, Compact, Layer, Term};
 
 /// A run of consecutive tokens of one layer, with the state needed to
 /// decode it on its own.
@@ -123,35 +123,14 @@ impl<F: Field> Layer<F> {
 
     /// Calls `f` with the terms of `span` (from [`Self::term_spans`] of this
     /// layer) in order, `block` at a time.
-    pub fn for_each_term_in(&self, span: &TermSpan, block: usize, mut f: impl FnMut(&[Term<F>])) {
-        let c = self.compact();
-        let constants = self.constants();
-        let block = block.max(1);
-        let mut buf = Vec::with_capacity(block.min(span.terms.max(1)));
-        let [mut g, mut h0, mut h1] = span.before;
-        let tokens = c.tokens.get(span.tokens.0..span.tokens.1).unwrap_or(&[]);
-        for &tok in tokens {
-            let s = tok as usize;
-            let (a, b) = (c.seg_starts[s] as usize, c.seg_starts[s + 1] as usize);
-            for &d in &c.seg_items[a..b] {
-                let d = &c.deltas[d as usize];
-                g = g.wrapping_add(d.g);
-                h0 = h0.wrapping_add(d.h0);
-                h1 = h1.wrapping_add(d.h1);
-                buf.push(Term {
-                    g,
-                    h0,
-                    h1,
-                    k: constants[d.k as usize],
-                });
-                if buf.len() == block {
-                    f(&buf);
-                    buf.clear();
-                }
-            }
-        }
-        if !buf.is_empty() {
-            f(&buf);
-        }
+    pub fn for_each_term_in(&self, span: &TermSpan, block: usize, f: impl FnMut(&[Term<F>])) {
+        let tokens = self
+            .compact()
+            .tokens
+            .get(span.tokens.0..span.tokens.1)
+            .unwrap_or(&[]);
+        let mut blocks = Blocks::new(block, span.terms, f);
+        self.for_each_term_from(tokens, span.before, |t| blocks.push(t));
+        blocks.finish();
     }
 }

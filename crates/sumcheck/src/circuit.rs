@@ -7,6 +7,7 @@
 
 use longfellow_field::Field;
 
+use longfellow_circuit::Blocks;
 pub use longfellow_circuit::{Term, TermSpan};
 
 /// Terms per block of [`LayeredCircuit::for_each_term_block`]: large enough
@@ -67,17 +68,9 @@ pub trait LayeredCircuit<F: Field>: Sync {
     /// time (the last block may be shorter). The hot per-term loops use
     /// this: one indirect call per block instead of one per term.
     fn for_each_term_block(&self, layer: usize, f: &mut dyn FnMut(&[Term<F>])) {
-        let mut buf = Vec::with_capacity(TERM_BLOCK);
-        self.for_each_term(layer, &mut |t| {
-            buf.push(t);
-            if buf.len() == TERM_BLOCK {
-                f(&buf);
-                buf.clear();
-            }
-        });
-        if !buf.is_empty() {
-            f(&buf);
-        }
+        let mut blocks = Blocks::new(TERM_BLOCK, self.layer_num_terms(layer), f);
+        self.for_each_term(layer, &mut |t| blocks.push(t));
+        blocks.finish();
     }
 
     /// Number of runs of consecutive terms of layer `layer` sharing a hand
