@@ -97,19 +97,13 @@ pub(crate) fn has_wide_clmul() -> bool {
 mod wide {
     #[cfg(feature = "std")]
     pub(super) fn has_wide_clmul() -> bool {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        static STATE: AtomicU8 = AtomicU8::new(0);
-        match STATE.load(Ordering::Relaxed) {
-            1 => true,
-            2 => false,
-            _ => {
-                let found = super::has_clmul()
-                    && std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("vpclmulqdq");
-                STATE.store(if found { 1 } else { 2 }, Ordering::Relaxed);
-                found
-            }
-        }
+        use core::sync::atomic::AtomicU8;
+        static STATE: AtomicU8 = AtomicU8::new(super::detect::UNKNOWN);
+        super::detect::cached_probe(&STATE, || {
+            super::has_clmul()
+                && std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("vpclmulqdq")
+        })
     }
 
     #[cfg(not(feature = "std"))]
@@ -233,7 +227,7 @@ const ENABLED_AT_COMPILE_TIME: bool = cfg!(any(
 mod detect {
     use core::sync::atomic::{AtomicU8, Ordering};
 
-    const UNKNOWN: u8 = 0;
+    pub(super) const UNKNOWN: u8 = 0;
     const PRESENT: u8 = 1;
     const ABSENT: u8 = 2;
 
@@ -246,12 +240,19 @@ mod detect {
         if super::ENABLED_AT_COMPILE_TIME {
             return true;
         }
-        match STATE.load(Ordering::Relaxed) {
+        cached_probe(&STATE, probe)
+    }
+
+    /// The result of `probe`, run once and remembered in `state` (which
+    /// starts at [`UNKNOWN`]); a race only runs the probe twice.
+    #[inline(always)]
+    pub(super) fn cached_probe(state: &AtomicU8, probe: impl FnOnce() -> bool) -> bool {
+        match state.load(Ordering::Relaxed) {
             PRESENT => true,
             ABSENT => false,
             _ => {
                 let found = probe();
-                STATE.store(if found { PRESENT } else { ABSENT }, Ordering::Relaxed);
+                state.store(if found { PRESENT } else { ABSENT }, Ordering::Relaxed);
                 found
             }
         }
