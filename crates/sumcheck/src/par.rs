@@ -132,14 +132,7 @@ impl<F: Field> Scatter<F> {
                 }
                 f(ranges[0].clone(), out);
             });
-            let extra = &self.extra[..parts - 1];
-            for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
-                for buf in extra {
-                    for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
-                        *o += *x;
-                    }
-                }
-            });
+            self.add_extras(parts - 1, out);
         }
         #[cfg(not(feature = "parallel"))]
         {
@@ -196,7 +189,13 @@ impl<F: Field> Scatter<F> {
             }
             results
         };
-        let extra = &self.extra[..parts - 1];
+        self.add_extras(parts - 1, out);
+        results
+    }
+
+    /// Adds the first `n` private buffers into `out`.
+    fn add_extras(&self, n: usize, out: &mut [F]) {
+        let extra = &self.extra[..n];
         for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
             for buf in extra {
                 for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
@@ -204,7 +203,6 @@ impl<F: Field> Scatter<F> {
                 }
             }
         });
-        results
     }
 
     /// Frees the private buffers.
@@ -287,14 +285,7 @@ impl<F: Field> Scatter<F> {
                 }
             }
         }
-        let extra = &self.extra[..nparts - 1];
-        for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
-            for buf in extra {
-                for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
-                    *o += *x;
-                }
-            }
-        });
+        self.add_extras(nparts - 1, out);
         let mut wr = 0;
         for (i, &k) in kept.iter().enumerate() {
             let start = cuts[i];
