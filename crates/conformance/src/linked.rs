@@ -13,7 +13,7 @@ use longfellow_circuit::{load_pair, CircuitPair};
 use longfellow_mdoc::public::parse_coordinate;
 use longfellow_mdoc::{MdocRequest as RpRequest, RequestedAttribute, Verifier, VerifyError};
 use longfellow_mdoc_prover::{ProveError, Prover};
-use longfellow_random::{MdocLcg, OsRng, RngCore};
+use longfellow_random::SeededOrOs;
 
 use crate::backend::{BackendError, MdocBackend, MdocRequest};
 
@@ -139,20 +139,13 @@ impl MdocBackend for Linked {
         let pair = self.verifier.pair(circuit)?;
         let prover = Prover::new(&pair).map_err(|e| BackendError::Usage(e.to_string()))?;
         let request = rp_request(request)?;
-        let mut lcg;
-        let mut os = OsRng;
-        let rng: &mut dyn RngCore = match seed {
-            Some(s) => {
-                lcg = MdocLcg::new(s);
-                &mut lcg
-            }
-            None => &mut os,
-        };
-        prover.prove(&request, mdoc, rng).map_err(|e| match e {
-            ProveError::Refused(m) => BackendError::Refused(m.to_string()),
-            ProveError::Circuit(c) => BackendError::Usage(c.to_string()),
-            other => BackendError::Crashed(other.to_string()),
-        })
+        prover
+            .prove(&request, mdoc, &mut SeededOrOs::new(seed))
+            .map_err(|e| match e {
+                ProveError::Refused(m) => BackendError::Refused(m.to_string()),
+                ProveError::Circuit(c) => BackendError::Usage(c.to_string()),
+                other => BackendError::Crashed(other.to_string()),
+            })
     }
 
     fn verify(

@@ -16,6 +16,8 @@
 
 extern crate alloc;
 
+#[cfg(feature = "os-rng")]
+mod choice;
 pub mod deterministic;
 mod sample;
 
@@ -28,6 +30,8 @@ pub use sample::{
 pub use longfellow_field::Field;
 pub use rand_core::{CryptoRng, RngCore};
 
+#[cfg(feature = "os-rng")]
+pub use choice::SeededOrOs;
 /// The operating system's generator, for production provers.
 #[cfg(feature = "os-rng")]
 pub use rand_core::OsRng;

@@ -12,7 +12,7 @@ use longfellow_circuit::{load_pair, CircuitPair};
 use longfellow_mdoc::public::parse_coordinate;
 use longfellow_mdoc::{MdocRequest, RequestedAttribute, Verifier};
 use longfellow_mdoc_prover::Prover;
-use longfellow_random::{MdocLcg, OsRng, RngCore};
+use longfellow_random::SeededOrOs;
 use serde_json::Value;
 
 /// mdoc proof commands.
@@ -180,17 +180,8 @@ fn prove(
     let mdoc = read_limited(mdoc, MAX_SMALL_FILE, "mdoc")?;
     let pair = load_circuit(circuit)?;
     let prover = Prover::new(&pair).map_err(usage)?;
-    let mut lcg;
-    let mut os = OsRng;
-    let rng: &mut dyn RngCore = match seed {
-        Some(s) => {
-            lcg = MdocLcg::new(s);
-            &mut lcg
-        }
-        None => &mut os,
-    };
     let proof = prover
-        .prove(&request, &mdoc, rng)
+        .prove(&request, &mdoc, &mut SeededOrOs::new(seed))
         .map_err(|e| refused(format!("prover refused: {e}")))?;
     std::fs::write(out, proof).map_err(|e| usage(format!("cannot write {}: {e}", out.display())))
 }
