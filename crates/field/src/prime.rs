@@ -120,6 +120,14 @@ macro_rules! prime_field {
                 out
             }
 
+            fn hash_word(&self) -> u64 {
+                // Elements are stored fully reduced, so equal elements have
+                // equal limbs.
+                self.0
+                    .iter()
+                    .fold(0u64, |h, &limb| $crate::traits::mix64(h ^ limb))
+            }
+
             fn from_repr(repr: &Self::Repr) -> subtle::CtOption<Self> {
                 Self::from_canonical_limbs($crate::limbs::limbs_from_le::<$n>(repr))
             }

@@ -144,6 +144,21 @@ pub trait Field:
         *self + *self
     }
 
+    /// A well-mixed 64-bit digest of the element, for hash tables of
+    /// public values (the prover's table-coded wire storage). Not constant
+    /// time and not collision resistant. The default hashes the canonical
+    /// encoding; fields override it to skip the encoding.
+    fn hash_word(&self) -> u64 {
+        let repr = self.to_repr();
+        let mut h = 0u64;
+        for chunk in repr.as_ref().chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            h = mix64(h ^ u64::from_le_bytes(w));
+        }
+        h
+    }
+
     /// Whether the element is zero (constant time).
     fn is_zero(&self) -> Choice {
         self.ct_eq(&Self::ZERO)
@@ -269,4 +284,15 @@ pub fn batch_invert<F: Field>(values: &mut [F]) {
         *v = inv * p;
         inv = next;
     }
+}
+
+/// A 64-bit finaliser (multiply–xorshift) spreading every input bit over
+/// the output, so that the low bits used as a hash-table slot are uniform.
+#[inline]
+pub fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    x ^= x >> 32;
+    x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    x ^ (x >> 32)
 }

@@ -7,10 +7,17 @@
 use longfellow_field::Field;
 
 use crate::par;
+use crate::wires::WireRead;
 
 /// Binds the lowest variable of `src` to `r`, writing `⌈len/2⌉` values into
 /// `dst` (which is resized; its capacity is reused).
 pub fn bind_into<F: Field>(src: &[F], r: F, dst: &mut Vec<F>) {
+    bind_wires_into(src, r, dst);
+}
+
+/// [`bind_into`] from any [`WireRead`] source (a table-coded layer is
+/// bound without being expanded first).
+pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, dst: &mut Vec<F>) {
     let n = src.len();
     let out_len = n.div_ceil(2);
     dst.clear();
@@ -18,10 +25,11 @@ pub fn bind_into<F: Field>(src: &[F], r: F, dst: &mut Vec<F>) {
     par::for_each_chunk_mut(dst, par::MIN_CHUNK, |start, out| {
         for (j, o) in out.iter_mut().enumerate() {
             let i = start + j;
-            let lo = src[2 * i];
-            *o = match src.get(2 * i + 1) {
-                Some(hi) => lo + r * (*hi - lo),
-                None => lo - r * lo,
+            let lo = src.at(2 * i);
+            *o = if 2 * i + 1 < n {
+                lo + r * (src.at(2 * i + 1) - lo)
+            } else {
+                lo - r * lo
             };
         }
     });

@@ -38,6 +38,8 @@ mod shape;
 mod statement;
 #[cfg(feature = "prover")]
 mod stream_bind;
+#[cfg(feature = "prover")]
+mod wires;
 
 pub use circuit::{LayeredCircuit, SimpleCircuit, SimpleLayer, Term};
 pub use constraints::{constraints, Constraints};
@@ -54,6 +56,11 @@ pub use proof::{LayerProof, SumcheckProof};
 #[cfg(feature = "prover")]
 pub use prover::{evaluate_streaming, prove_streaming, Evaluation, Prover, ProverOutput};
 #[cfg(feature = "prover")]
+#[doc(hidden)]
+pub use prover::{evaluate_streaming_tuned, prove_streaming_tuned};
+#[cfg(feature = "prover")]
 pub use quad::{HQuad, PreparedLayer};
 pub use shape::{check_shape, MAX_LOGW};
 pub use statement::{write_statement, BINDING_CAPACITY};
+#[cfg(feature = "prover")]
+pub use wires::{Coded, Tuning, WireArray, WireRead};

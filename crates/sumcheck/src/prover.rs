@@ -6,7 +6,7 @@ use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
 use crate::circuit::{LayeredCircuit, Term};
-use crate::dense::{bind_in_place, bind_into, round_coefficients};
+use crate::dense::{bind_in_place, bind_into, bind_wires_into, round_coefficients};
 use crate::eq::{eq2_table, log2_ceil};
 use crate::error::SumcheckError;
 use crate::pad::Pad;
@@ -17,21 +17,46 @@ use crate::quad::{HQuad, PreparedLayer};
 pub use crate::shape::check_shape;
 use crate::statement::{begin_circuit, write_statement};
 use crate::stream_bind::{bind_g_streaming, parallel_spans};
+use crate::wires::{with_wires, Tuning, WireArray};
 
-/// All wire values of one circuit evaluation.
-#[derive(Clone, Debug)]
+/// All wire values of one circuit evaluation, each layer stored as
+/// compactly as its values allow (see [`WireArray`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation<F> {
     /// `wires[l]` = the input array of layer `l` (`wires[nl−1]` = the
     /// circuit inputs).
-    pub wires: Vec<Vec<F>>,
+    wires: Vec<WireArray<F>>,
     /// Outputs of layer 0.
     pub outputs: Vec<F>,
 }
 
 impl<F: Field> Evaluation<F> {
+    /// Number of layers.
+    pub fn num_layers(&self) -> usize {
+        self.wires.len()
+    }
+
+    /// The stored input array of layer `layer`.
+    pub fn layer(&self, layer: usize) -> Option<&WireArray<F>> {
+        self.wires.get(layer)
+    }
+
+    /// The input wires of layer `layer`, dense.
+    pub fn wires(&self, layer: usize) -> Option<Cow<'_, [F]>> {
+        self.wires.get(layer).map(WireArray::to_dense)
+    }
+
     /// The circuit inputs.
-    pub fn inputs(&self) -> &[F] {
-        self.wires.last().map(Vec::as_slice).unwrap_or(&[])
+    pub fn inputs(&self) -> Cow<'_, [F]> {
+        self.wires
+            .last()
+            .map(WireArray::to_dense)
+            .unwrap_or(Cow::Borrowed(&[]))
+    }
+
+    /// Bytes the stored wires take.
+    pub fn stored_bytes(&self) -> usize {
+        self.wires.iter().map(WireArray::heap_bytes).sum()
     }
 }
 
@@ -101,14 +126,14 @@ impl<F: Field> Prover<F> {
             });
         }
         let nl = self.layers.len();
-        let mut wires: Vec<Vec<F>> = vec![Vec::new(); nl];
+        let mut wires: Vec<WireArray<F>> = vec![WireArray::Dense(Vec::new()); nl];
         let mut outputs = Vec::new();
         let mut scatter = Scatter::new();
         let mut current = inputs.to_vec();
         for l in (0..nl).rev() {
             let mut out = Vec::new();
             self.layers[l].evaluate(l, &current, &mut out, &mut scatter)?;
-            wires[l] = core::mem::replace(&mut current, out);
+            wires[l] = WireArray::compress(core::mem::replace(&mut current, out));
         }
         core::mem::swap(&mut outputs, &mut current);
         Ok(Evaluation { wires, outputs })
@@ -136,6 +161,7 @@ impl<F: Field> Prover<F> {
             EvalSource::Borrowed(eval),
             pad,
             transcript,
+            &Tuning::default(),
         )
     }
 }
@@ -146,6 +172,16 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     inputs: &[F],
 ) -> Result<Evaluation<F>, SumcheckError> {
+    evaluate_streaming_tuned(circuit, inputs, &Tuning::default())
+}
+
+/// [`evaluate_streaming`] with explicit storage thresholds (for tests).
+#[doc(hidden)]
+pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    inputs: &[F],
+    tuning: &Tuning,
+) -> Result<Evaluation<F>, SumcheckError> {
     check_shape(circuit)?;
     if inputs.len() != circuit.num_inputs() {
         return Err(SumcheckError::Count {
@@ -155,7 +191,7 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
         });
     }
     let nl = circuit.num_layers();
-    let mut wires: Vec<Vec<F>> = vec![Vec::new(); nl];
+    let mut wires: Vec<WireArray<F>> = vec![WireArray::Dense(Vec::new()); nl];
     let mut current = inputs.to_vec();
     let mut scatter = Scatter::new();
     for l in (0..nl).rev() {
@@ -185,7 +221,8 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 }
             }
         }
-        wires[l] = core::mem::replace(&mut current, out);
+        // The layer's inputs wait, stored compactly, until its sumcheck.
+        wires[l] = WireArray::compress_tuned(core::mem::replace(&mut current, out), tuning);
     }
     Ok(Evaluation {
         wires,
@@ -288,6 +325,18 @@ pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     pad: &Pad<F>,
     transcript: &mut Transcript,
 ) -> Result<ProverOutput<F>, SumcheckError> {
+    prove_streaming_tuned(circuit, eval, pad, transcript, &Tuning::default())
+}
+
+/// [`prove_streaming`] with explicit thresholds (for tests).
+#[doc(hidden)]
+pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    eval: Evaluation<F>,
+    pad: &Pad<F>,
+    transcript: &mut Transcript,
+    tuning: &Tuning,
+) -> Result<ProverOutput<F>, SumcheckError> {
     check_shape(circuit)?;
     prove_layers(
         circuit,
@@ -295,6 +344,7 @@ pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
         EvalSource::Owned(eval),
         pad,
         transcript,
+        tuning,
     )
 }
 
@@ -306,7 +356,13 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     mut eval: EvalSource<'_, F>,
     pad: &Pad<F>,
     transcript: &mut Transcript,
+    tuning: &Tuning,
 ) -> Result<ProverOutput<F>, SumcheckError> {
+    // A half-round whose hand has `len` wires reads the bound form directly
+    // (`HQuad::round_coefficients`) instead of contracting it into a
+    // buffer of `len` values: for the largest layers that buffer would be
+    // among the biggest allocations at the prover's peak.
+    let direct = |len: usize| len * size_of::<F>() >= tuning.direct_min_bytes;
     let nl = shape.num_layers();
     let ev = eval.get();
     if ev.wires.len() != nl
@@ -358,44 +414,63 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
-        // Both hands start from the layer's wires: hand 1 owns them (an
-        // owned layer's wires move in, no copy) and hand 0 reads them until
-        // its first binding writes its own, half-size array.
-        match eval.take_wires(l) {
-            Cow::Owned(v) => scratch.w[1] = v,
-            Cow::Borrowed(v) => {
-                scratch.w[1].clear();
-                scratch.w[1].extend_from_slice(v);
-            }
-        }
-        scratch.w[0].clear();
+        // Both hands start from the layer's stored wires, which stay as
+        // stored (possibly table-coded) until a hand's first binding writes
+        // that hand's own, half-size dense array.
+        let nw = shape.layer_nw(l);
+        let mut stored = Some(eval.take_wires(l));
+        scratch.w = [Vec::new(), Vec::new()];
         if logw == 0 {
-            // No round binds hand 0: it keeps the (single) wire as is.
-            let [w0, w1] = &mut scratch.w;
-            w0.extend_from_slice(w1);
+            // No round binds either hand: both keep the (single) wire.
+            let w = stored.take().map(WireArray::into_dense).unwrap_or_default();
+            scratch.w = [w.clone(), w];
+        } else if !direct(nw) {
+            // The contraction path reads the wires as a slice.
+            if let Some(w) = stored.take() {
+                stored = Some(WireArray::Dense(w.into_dense()));
+            }
+            if let Some(WireArray::Dense(w)) = &stored {
+                scratch.qw.reserve_exact(w.len());
+                scratch.qw.resize(w.len(), F::ZERO);
+                scratch
+                    .quad
+                    .contract(0, w.as_slice(), &mut scratch.qw, &mut scratch.scatter);
+            }
         }
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
         let mut rounds = Vec::with_capacity(logw);
-        if logw > 0 {
-            // Sized exactly (contract zeroes it before adding).
-            scratch.qw.reserve_exact(scratch.w[1].len());
-            scratch.qw.resize(scratch.w[1].len(), F::ZERO);
-            scratch
-                .quad
-                .contract(0, &scratch.w[1], &mut scratch.qw, &mut scratch.scatter);
-        }
         for round in 0..logw {
             let mut polys = [RoundPoly::default(); 2];
             for hand in 0..2 {
-                let shared = round == 0 && hand == 0;
-                let w_hand: &[F] = if shared {
-                    &scratch.w[1]
+                let other = 1 - hand;
+                // In round 0 hand `hand` still reads the stored wires.
+                let unbound = if round == 0 { stored.as_ref() } else { None };
+                let len = unbound.map_or(scratch.w[hand].len(), WireArray::len);
+                let (a0, a2) = if direct(len) {
+                    let quad = &scratch.quad;
+                    match unbound {
+                        Some(wires) if hand == 0 => {
+                            with_wires!(wires, |u| quad.round_coefficients(0, u, u))
+                        }
+                        Some(wires) => {
+                            let w0 = scratch.w[0].as_slice();
+                            with_wires!(wires, |u| quad.round_coefficients(1, u, w0))
+                        }
+                        None => quad.round_coefficients(
+                            hand,
+                            scratch.w[hand].as_slice(),
+                            scratch.w[other].as_slice(),
+                        ),
+                    }
                 } else {
-                    &scratch.w[hand]
+                    // Invariant: `qw` holds the contraction of the form
+                    // against the other hand's wires, for this hand.
+                    match unbound {
+                        Some(WireArray::Dense(w)) => round_coefficients(&scratch.qw, w),
+                        Some(_) => return Err(SumcheckError::Inconsistent { layer: l }),
+                        None => round_coefficients(&scratch.qw, &scratch.w[hand]),
+                    }
                 };
-                // Invariant: `qw` holds the contraction of the form
-                // against the other hand's wires, for this hand.
-                let (a0, a2) = round_coefficients(&scratch.qw, w_hand);
                 let [p0, p1, p2] = lag.round_values(a0, a2, claim);
                 let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
                 transcript.write_element(&padded.p0);
@@ -405,19 +480,38 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 polys[hand] = padded;
                 new_bindings[hand].push(r);
 
-                if shared {
-                    let [w0, w1] = &mut scratch.w;
-                    bind_into(w1, r, w0);
-                } else {
-                    scratch.bind_hand(hand, r);
+                match (unbound.is_some(), hand) {
+                    (true, 0) => {
+                        if let Some(wires) = &stored {
+                            let w0 = &mut scratch.w[0];
+                            with_wires!(wires, |u| bind_wires_into(u, r, w0));
+                        }
+                    }
+                    (true, _) => match stored.take() {
+                        Some(WireArray::Dense(w)) => {
+                            scratch.w[1] = w;
+                            scratch.bind_hand(1, r);
+                        }
+                        Some(wires) => {
+                            let w1 = &mut scratch.w[1];
+                            with_wires!(&wires, |u| bind_wires_into(u, r, w1));
+                        }
+                        None => return Err(SumcheckError::Inconsistent { layer: l }),
+                    },
+                    _ => scratch.bind_hand(hand, r),
                 }
-                if round + 1 == logw && hand == 1 {
+                // The next half-round's hand: its wires' length decides
+                // whether it contracts or reads the form directly.
+                let next_len = match (hand, &stored) {
+                    (0, Some(wires)) => wires.len(),
+                    _ => scratch.w[other].len(),
+                };
+                if (round + 1 == logw && hand == 1) || direct(next_len) {
                     scratch.quad.bind_h(hand, r);
                 } else {
-                    let next = 1 - hand;
                     // Only the length matters: the contraction zeroes the
                     // buffer itself.
-                    scratch.qw.resize(scratch.w[next].len(), F::ZERO);
+                    scratch.qw.resize(next_len, F::ZERO);
                     scratch.quad.bind_h_and_contract(
                         hand,
                         r,
@@ -475,10 +569,10 @@ impl<F: Field> EvalSource<'_, F> {
         }
     }
 
-    fn take_wires(&mut self, layer: usize) -> Cow<'_, [F]> {
+    fn take_wires(&mut self, layer: usize) -> WireArray<F> {
         match self {
-            Self::Borrowed(e) => Cow::Borrowed(&e.wires[layer]),
-            Self::Owned(e) => Cow::Owned(core::mem::take(&mut e.wires[layer])),
+            Self::Borrowed(e) => e.wires[layer].clone(),
+            Self::Owned(e) => core::mem::replace(&mut e.wires[layer], WireArray::Dense(Vec::new())),
         }
     }
 }

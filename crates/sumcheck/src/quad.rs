@@ -12,6 +12,7 @@ use longfellow_field::Field;
 use crate::circuit::Term;
 use crate::error::SumcheckError;
 use crate::par;
+use crate::wires::WireRead;
 
 pub use crate::shape::MAX_LOGW;
 
@@ -402,6 +403,25 @@ impl<F: Field> HQuad<F> {
         self.v.truncate(kept);
     }
 
+    /// The round coefficients `(a0, a2)` of [`crate::round_coefficients`]
+    /// for binding the lowest bit of `h[hand]`, computed from the entries
+    /// directly instead of through a contraction buffer (which would hold
+    /// one value per wire of `hand`): with `x = w_other[y]`, `e = Q[2k, y]`
+    /// and `o = Q[2k+1, y]` (hands in `hand`, other order),
+    /// `a0 = Σ e·x·w_hand[2k]` and
+    /// `a2 = Σ (o − e)·x·(w_hand[2k+1] − w_hand[2k])`, a missing wire
+    /// counting as zero. Partners are neighbours, so one pass suffices.
+    pub fn round_coefficients<WH, WO>(&self, hand: usize, w_hand: &WH, w_other: &WO) -> (F, F)
+    where
+        WH: WireRead<F> + ?Sized,
+        WO: WireRead<F> + ?Sized,
+    {
+        let n = self.h.len();
+        par::sum_pairs(n, par::MIN_CHUNK, |range| {
+            direct_coefficients(&self.h, &self.v, range, hand, w_hand, w_other)
+        })
+    }
+
     /// Cut points for `parts` ranges that never separate two partners.
     fn cuts(&self, hand: usize, parts: usize) -> Vec<usize> {
         let n = self.h.len();
@@ -426,6 +446,97 @@ impl<F: Field> HQuad<F> {
             _ => None,
         }
     }
+}
+
+/// [`HQuad::round_coefficients`] over the partner groups that start in
+/// `range` (a group whose first entry lies before `range` belongs to the
+/// range before; one that starts at its end may run one entry past it).
+fn direct_coefficients<F, WH, WO>(
+    h: &[[u32; 2]],
+    v: &[F],
+    range: core::ops::Range<usize>,
+    hand: usize,
+    w_hand: &WH,
+    w_other: &WO,
+) -> (F, F)
+where
+    F: Field,
+    WH: WireRead<F> + ?Sized,
+    WO: WireRead<F> + ?Sized,
+{
+    // Operands are gathered a block at a time so that the products go
+    // through the field's slice kernels (deferred reduction in `dot`).
+    const BLOCK: usize = 64;
+    let other = 1 - hand;
+    let n = h.len();
+    let len = w_hand.len();
+    let mut even = [F::ZERO; BLOCK];
+    let mut diff = [F::ZERO; BLOCK];
+    let mut x = [F::ZERO; BLOCK];
+    let mut w_even = [F::ZERO; BLOCK];
+    let mut w_diff = [F::ZERO; BLOCK];
+    let (mut a0, mut a2) = (F::ZERO, F::ZERO);
+    let mut i = range.start;
+    if i > 0 && i < n && partners(h[i - 1], h[i], hand) {
+        i += 1;
+    }
+    let mut m = 0;
+    while i < range.end {
+        let key = h[i];
+        let (e, o) = if key[hand] & 1 == 1 {
+            i += 1;
+            (F::ZERO, v[i - 1])
+        } else if i + 1 < n && partners(key, h[i + 1], hand) {
+            i += 2;
+            (v[i - 2], v[i - 1])
+        } else {
+            i += 1;
+            (v[i - 1], F::ZERO)
+        };
+        let k2 = (key[hand] & !1) as usize;
+        let we = w_hand.at(k2);
+        let wo = if k2 + 1 < len {
+            w_hand.at(k2 + 1)
+        } else {
+            F::ZERO
+        };
+        even[m] = e;
+        diff[m] = o - e;
+        x[m] = w_other.at(key[other] as usize);
+        w_even[m] = we;
+        w_diff[m] = wo - we;
+        m += 1;
+        if m == BLOCK {
+            flush(
+                &mut even, &mut diff, &x, &w_even, &w_diff, m, &mut a0, &mut a2,
+            );
+            m = 0;
+        }
+    }
+    flush(
+        &mut even, &mut diff, &x, &w_even, &w_diff, m, &mut a0, &mut a2,
+    );
+    (a0, a2)
+}
+
+/// Adds `Σ even·x·w_even` to `a0` and `Σ diff·x·w_diff` to `a2` over the
+/// first `m` gathered groups.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn flush<F: Field>(
+    even: &mut [F],
+    diff: &mut [F],
+    x: &[F],
+    w_even: &[F],
+    w_diff: &[F],
+    m: usize,
+    a0: &mut F,
+    a2: &mut F,
+) {
+    F::mul_assign_slice(&mut even[..m], &x[..m]);
+    F::mul_assign_slice(&mut diff[..m], &x[..m]);
+    *a0 += F::dot(&even[..m], &w_even[..m]);
+    *a2 += F::dot(&diff[..m], &w_diff[..m]);
 }
 
 fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {

@@ -8,8 +8,9 @@ use common::random_circuit::random_circuit;
 use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use longfellow_random::MdocLcg;
 use longfellow_sumcheck::{
-    committed_witness, constraints, evaluate_streaming, prove_streaming, quadratic_constraints,
-    write_statement, Constraints, LayeredCircuit, Pad, Prover, SimpleCircuit, SumcheckProof,
+    committed_witness, constraints, evaluate_streaming, evaluate_streaming_tuned, prove_streaming,
+    prove_streaming_tuned, quadratic_constraints, write_statement, Constraints, LayeredCircuit,
+    Pad, Prover, SimpleCircuit, SumcheckProof, Tuning,
 };
 use longfellow_transcript::Transcript;
 use proptest::prelude::*;
@@ -59,11 +60,23 @@ fn prove_and_check<F: Field>(c: &SimpleCircuit<F>, inputs: &[F], seed: u64) -> V
     // The streaming path (one layer prepared at a time, evaluation straight
     // from the terms) computes the same wires and writes the same transcript.
     let streamed_eval = evaluate_streaming(c, inputs).unwrap();
-    assert_eq!(streamed_eval.wires, eval.wires);
+    assert_eq!(streamed_eval, eval);
     assert_eq!(streamed_eval.outputs, eval.outputs);
     let streamed = prove_streaming(c, streamed_eval, &pad, &mut ts).unwrap();
     assert_eq!(streamed.proof, out.proof);
     assert_eq!(streamed.bound_quads, out.bound_quads);
+
+    // Every layer table-coded and every round read straight from the bound
+    // form (big layers only, by default): the same proof.
+    let eager = Tuning::eager();
+    let coded_eval = evaluate_streaming_tuned(c, inputs, &eager).unwrap();
+    for l in 0..coded_eval.num_layers() {
+        assert_eq!(coded_eval.wires(l), eval.wires(l));
+    }
+    let mut te = statement(c, inputs);
+    let coded = prove_streaming_tuned(c, coded_eval, &pad, &mut te, &eager).unwrap();
+    assert_eq!(coded.proof, out.proof);
+    assert_eq!(coded.bound_quads, out.bound_quads);
 
     // Terms stored in binding (Morton) order, as circuit files hold them,
     // take the single-pass path instead of the sort-and-merge fallback

@@ -194,6 +194,10 @@ impl Field for Gf2_128 {
         self.0.to_le_bytes()
     }
 
+    fn hash_word(&self) -> u64 {
+        crate::traits::mix64((self.0 as u64) ^ ((self.0 >> 64) as u64).rotate_left(29))
+    }
+
     fn from_repr(repr: &Self::Repr) -> CtOption<Self> {
         CtOption::new(Self(u128::from_le_bytes(*repr)), Choice::from(1))
     }

@@ -1,0 +1,385 @@
+//! Wire values kept between a layer's evaluation and its sumcheck.
+//!
+//! The prover evaluates the whole circuit before proving the first layer,
+//! so every layer's wires wait in memory; at full width that is ≈ 55 MB for
+//! the mdoc hash circuit, and its largest layers are still waiting when the
+//! biggest bound form is built. Those layers take very few distinct values
+//! (mostly 0 and 1, plus a few hundred or thousand others: SHA-256 runs on
+//! bits), so a layer is stored as one- or two-byte indices into a table of
+//! its distinct values whenever that is much smaller. Reading a wire is one
+//! table lookup, which the first sumcheck round does directly (see
+//! [`WireRead`]); later rounds work on bound values, which are dense.
+
+use std::borrow::Cow;
+
+use longfellow_field::Field;
+
+/// Largest table a two-byte index can address.
+const MAX_TABLE: usize = 1 << 16;
+
+/// The prover's storage thresholds. The defaults are what proofs use;
+/// tests lower them so that small circuits take every path.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Layers shorter than this stay dense: too small to matter.
+    pub min_coded_len: usize,
+    /// A layer is table-coded only if it has at most `len / table_divisor`
+    /// distinct values (a table entry costs as much as eight two-byte
+    /// indices, so the default gives up once the table would eat most of
+    /// the saving).
+    pub table_divisor: usize,
+    /// Sumcheck half-rounds whose contraction buffer would take at least
+    /// this many bytes read the bound form directly instead.
+    pub direct_min_bytes: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self {
+            min_coded_len: 1 << 14,
+            table_divisor: 8,
+            direct_min_bytes: 4 << 20,
+        }
+    }
+}
+
+impl Tuning {
+    /// Every layer coded whenever a table can hold it, and every round
+    /// read from the form: for tests.
+    pub fn eager() -> Self {
+        Self {
+            min_coded_len: 1,
+            table_divisor: 1,
+            direct_min_bytes: 0,
+        }
+    }
+}
+
+/// One layer's wires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireArray<F> {
+    /// Every value stored.
+    Dense(Vec<F>),
+    /// `table[index[i]]`, at most 256 distinct values.
+    Byte { table: Vec<F>, index: Vec<u8> },
+    /// `table[index[i]]`, at most 65 536 distinct values.
+    Short { table: Vec<F>, index: Vec<u16> },
+}
+
+impl<F: Field> WireArray<F> {
+    /// Stores `values` as compactly as the default [`Tuning`] allows.
+    pub fn compress(values: Vec<F>) -> Self {
+        Self::compress_tuned(values, &Tuning::default())
+    }
+
+    /// Stores `values` table-coded if `tuning` allows, else dense.
+    pub fn compress_tuned(values: Vec<F>, tuning: &Tuning) -> Self {
+        let n = values.len();
+        if n == 0 || n < tuning.min_coded_len {
+            return Self::Dense(values);
+        }
+        // Zero and one always have table entries.
+        let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
+        match Dictionary::build(&values, limit) {
+            None => Self::Dense(values),
+            Some((table, index)) if table.len() <= 256 => Self::Byte {
+                table,
+                // Every index is below 256 here.
+                index: index.into_iter().map(|i| i as u8).collect(),
+            },
+            Some((table, index)) => Self::Short { table, index },
+        }
+    }
+
+    /// Number of wires.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Dense(v) => v.len(),
+            Self::Byte { index, .. } => index.len(),
+            Self::Short { index, .. } => index.len(),
+        }
+    }
+
+    /// Whether there are no wires.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Wire `i`.
+    pub fn at(&self, i: usize) -> F {
+        match self {
+            Self::Dense(v) => v[i],
+            Self::Byte { table, index } => table[index[i] as usize],
+            Self::Short { table, index } => table[index[i] as usize],
+        }
+    }
+
+    /// All wires, dense (borrowed when already dense).
+    pub fn to_dense(&self) -> Cow<'_, [F]> {
+        match self {
+            Self::Dense(v) => Cow::Borrowed(v),
+            Self::Byte { table, index } => {
+                Cow::Owned(index.iter().map(|&i| table[i as usize]).collect())
+            }
+            Self::Short { table, index } => {
+                Cow::Owned(index.iter().map(|&i| table[i as usize]).collect())
+            }
+        }
+    }
+
+    /// All wires as an owned dense vector (no copy when already dense).
+    pub fn into_dense(self) -> Vec<F> {
+        match self {
+            Self::Dense(v) => v,
+            other => other.to_dense().into_owned(),
+        }
+    }
+
+    /// Bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        let f = core::mem::size_of::<F>();
+        match self {
+            Self::Dense(v) => v.len() * f,
+            Self::Byte { table, index } => table.len() * f + index.len(),
+            Self::Short { table, index } => table.len() * f + 2 * index.len(),
+        }
+    }
+}
+
+/// Random access to wire values, dense or table-coded; lets the first
+/// sumcheck round read a stored layer without expanding it.
+pub trait WireRead<F>: Sync {
+    /// Number of wires.
+    fn len(&self) -> usize;
+    /// Wire `i`.
+    fn at(&self, i: usize) -> F;
+    /// Whether there are no wires.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<F: Field> WireRead<F> for [F] {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        <[F]>::len(self)
+    }
+    #[inline(always)]
+    fn at(&self, i: usize) -> F {
+        self[i]
+    }
+}
+
+/// A table-coded layer seen through its index type.
+#[derive(Clone, Copy, Debug)]
+pub struct Coded<'a, F, I> {
+    table: &'a [F],
+    index: &'a [I],
+}
+
+impl<F: Field, I: Copy + Into<usize> + Sync> WireRead<F> for Coded<'_, F, I> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+    #[inline(always)]
+    fn at(&self, i: usize) -> F {
+        self.table[self.index[i].into()]
+    }
+}
+
+/// Calls `$body` with `$v` bound to a [`WireRead`] view of the
+/// [`WireArray`] `$arr`, monomorphised per storage kind so the hot loops
+/// see a concrete type.
+macro_rules! with_wires {
+    ($arr:expr, |$v:ident| $body:expr) => {
+        match $arr {
+            $crate::wires::WireArray::Dense(d) => {
+                let $v: &[_] = d.as_slice();
+                $body
+            }
+            $crate::wires::WireArray::Byte { table, index } => {
+                let $v = &$crate::wires::Coded::new(table, index);
+                $body
+            }
+            $crate::wires::WireArray::Short { table, index } => {
+                let $v = &$crate::wires::Coded::new(table, index);
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_wires;
+
+impl<'a, F, I> Coded<'a, F, I> {
+    /// A view of `table[index[i]]`.
+    pub(crate) fn new(table: &'a [F], index: &'a [I]) -> Self {
+        Self { table, index }
+    }
+}
+
+/// Open-addressing table from values to their first-seen position.
+struct Dictionary<F> {
+    table: Vec<F>,
+    /// `slot → table position + 1`; 0 marks an empty slot.
+    slots: Vec<u32>,
+}
+
+impl<F: Field> Dictionary<F> {
+    /// The distinct values of `values` in first-seen order (0 and 1 first)
+    /// and each value's position among them; `None` once more than `limit`
+    /// distinct values appear.
+    fn build(values: &[F], limit: usize) -> Option<(Vec<F>, Vec<u16>)> {
+        let mut d = Self {
+            table: Vec::new(),
+            slots: vec![0; 1024],
+        };
+        d.insert(F::ZERO);
+        d.insert(F::ONE);
+        let mut index = Vec::with_capacity(values.len());
+        for &v in values {
+            // The two commonest values skip the hashing.
+            let i = if v == F::ZERO {
+                0
+            } else if v == F::ONE {
+                1
+            } else {
+                let i = d.insert(v);
+                if d.table.len() > limit {
+                    return None;
+                }
+                i
+            };
+            index.push(i as u16);
+        }
+        Some((d.table, index))
+    }
+
+    /// Position of `v`, adding it if new.
+    fn insert(&mut self, v: F) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut s = (v.hash_word() as usize) & mask;
+        loop {
+            match self.slots[s] {
+                0 => break,
+                p => {
+                    let p = p as usize - 1;
+                    if self.table[p] == v {
+                        return p;
+                    }
+                }
+            }
+            s = (s + 1) & mask;
+        }
+        let p = self.table.len();
+        self.table.push(v);
+        self.slots[s] = (p + 1) as u32;
+        if 2 * self.table.len() > self.slots.len() {
+            self.grow();
+        }
+        p
+    }
+
+    /// Doubles the slots and re-inserts every value.
+    fn grow(&mut self) {
+        let n = 2 * self.slots.len();
+        self.slots = vec![0; n];
+        let mask = n - 1;
+        for (p, v) in self.table.iter().enumerate() {
+            let mut s = (v.hash_word() as usize) & mask;
+            while self.slots[s] != 0 {
+                s = (s + 1) & mask;
+            }
+            self.slots[s] = (p + 1) as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use longfellow_field::{Fp256, Gf2_128};
+    use proptest::prelude::*;
+
+    fn gf(x: u128) -> Gf2_128 {
+        Gf2_128::from_u128(x)
+    }
+
+    fn check_round_trip<F: Field>(values: Vec<F>, min_len: usize) -> WireArray<F> {
+        let tuning = Tuning {
+            min_coded_len: min_len,
+            ..Tuning::default()
+        };
+        let w = WireArray::compress_tuned(values.clone(), &tuning);
+        assert_eq!(w.len(), values.len());
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(w.at(i), *v);
+        }
+        assert_eq!(w.to_dense().as_ref(), values.as_slice());
+        with_wires!(&w, |view| {
+            for (i, v) in values.iter().enumerate() {
+                assert_eq!(view.at(i), *v);
+            }
+            assert_eq!(view.len(), values.len());
+        });
+        assert_eq!(w.clone().into_dense(), values);
+        w
+    }
+
+    #[test]
+    fn few_values_take_one_byte() {
+        let values: Vec<_> = (0..5000u128).map(|i| gf((i * i) % 7)).collect();
+        let w = check_round_trip(values, 16);
+        assert!(matches!(w, WireArray::Byte { .. }));
+        assert!(w.heap_bytes() < 5000 + 16 * 8);
+    }
+
+    #[test]
+    fn hundreds_of_values_take_two_bytes() {
+        let values: Vec<_> = (0..20_000u128).map(|i| gf(i % 1000)).collect();
+        let w = check_round_trip(values, 16);
+        assert!(matches!(w, WireArray::Short { .. }));
+    }
+
+    #[test]
+    fn many_values_stay_dense() {
+        let values: Vec<_> = (0..20_000u128).map(|i| gf(i * 0x9e37_79b9)).collect();
+        let w = check_round_trip(values, 16);
+        assert!(matches!(w, WireArray::Dense(_)));
+    }
+
+    #[test]
+    fn eager_tuning_codes_all_distinct_values() {
+        let values: Vec<_> = (1..300u128).map(|i| gf(i * 0x9e37_79b9)).collect();
+        let w = WireArray::compress_tuned(values.clone(), &Tuning::eager());
+        assert!(matches!(w, WireArray::Short { .. }));
+        assert_eq!(w.into_dense(), values);
+    }
+
+    #[test]
+    fn short_layers_stay_dense() {
+        let w = check_round_trip(vec![Gf2_128::ONE; 100], Tuning::default().min_coded_len);
+        assert!(matches!(w, WireArray::Dense(_)));
+        check_round_trip(Vec::<Gf2_128>::new(), 0);
+    }
+
+    #[test]
+    fn prime_field_values_round_trip() {
+        let values: Vec<_> = (0..4000u64).map(|i| Fp256::from_u64(i % 300)).collect();
+        let w = check_round_trip(values, 16);
+        assert!(matches!(w, WireArray::Short { .. }));
+    }
+
+    proptest! {
+        #[test]
+        fn any_values_round_trip(
+            raw in proptest::collection::vec(0u8..40, 0..3000),
+            wide in any::<u128>(),
+        ) {
+            let values: Vec<_> = raw.iter().map(|&b| gf(u128::from(b) * wide)).collect();
+            check_round_trip(values, 8);
+        }
+    }
+}
