@@ -6,7 +6,7 @@ use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
 use crate::circuit::{LayeredCircuit, Term};
-use crate::dense::{bind_in_place, bind_into, bind_wires_into, round_coefficients};
+use crate::dense::{bind_in_place, bind_into, round_coefficients};
 use crate::eq::{eq2_table, log2_ceil};
 use crate::error::SumcheckError;
 use crate::pad::Pad;
@@ -414,27 +414,22 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
-        // Both hands start from the layer's stored wires, which stay as
-        // stored (possibly table-coded) until a hand's first binding writes
-        // that hand's own, half-size dense array.
-        let nw = shape.layer_nw(l);
-        let mut stored = Some(eval.take_wires(l));
-        scratch.w = [Vec::new(), Vec::new()];
+        // Both hands start from the layer's stored (possibly table-coded)
+        // wires: hand 1 owns them and hand 0 reads them until its first
+        // binding writes hand 0's own, half-size array.
+        scratch.w = [WireArray::Dense(Vec::new()), eval.take_wires(l)];
         if logw == 0 {
             // No round binds either hand: both keep the (single) wire.
-            let w = stored.take().map(WireArray::into_dense).unwrap_or_default();
-            scratch.w = [w.clone(), w];
-        } else if !direct(nw) {
-            // The contraction path reads the wires as a slice.
-            if let Some(w) = stored.take() {
-                stored = Some(WireArray::Dense(w.into_dense()));
-            }
-            if let Some(WireArray::Dense(w)) = &stored {
+            scratch.w[0] = scratch.w[1].clone();
+        } else if !direct(scratch.w[1].len()) {
+            scratch.make_dense(1);
+            if let WireArray::Dense(w) = &scratch.w[1] {
+                // Sized exactly (contract zeroes it before adding).
                 scratch.qw.reserve_exact(w.len());
                 scratch.qw.resize(w.len(), F::ZERO);
                 scratch
                     .quad
-                    .contract(0, w.as_slice(), &mut scratch.qw, &mut scratch.scatter);
+                    .contract(0, w, &mut scratch.qw, &mut scratch.scatter);
             }
         }
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
@@ -443,32 +438,23 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
             let mut polys = [RoundPoly::default(); 2];
             for hand in 0..2 {
                 let other = 1 - hand;
-                // In round 0 hand `hand` still reads the stored wires.
-                let unbound = if round == 0 { stored.as_ref() } else { None };
-                let len = unbound.map_or(scratch.w[hand].len(), WireArray::len);
-                let (a0, a2) = if direct(len) {
+                // In round 0 hand 0 reads the wires hand 1 holds.
+                let shared = round == 0 && hand == 0;
+                let (mine, theirs) = if shared { (1, 1) } else { (hand, other) };
+                let (a0, a2) = if direct(scratch.w[mine].len()) {
                     let quad = &scratch.quad;
-                    match unbound {
-                        Some(wires) if hand == 0 => {
-                            with_wires!(wires, |u| quad.round_coefficients(0, u, u))
-                        }
-                        Some(wires) => {
-                            let w0 = scratch.w[0].as_slice();
-                            with_wires!(wires, |u| quad.round_coefficients(1, u, w0))
-                        }
-                        None => quad.round_coefficients(
-                            hand,
-                            scratch.w[hand].as_slice(),
-                            scratch.w[other].as_slice(),
-                        ),
-                    }
+                    with_wires!(&scratch.w[mine], |wh| {
+                        with_wires!(&scratch.w[theirs], |wo| {
+                            quad.round_coefficients(hand, wh, wo)
+                        })
+                    })
                 } else {
                     // Invariant: `qw` holds the contraction of the form
                     // against the other hand's wires, for this hand.
-                    match unbound {
-                        Some(WireArray::Dense(w)) => round_coefficients(&scratch.qw, w),
-                        Some(_) => return Err(SumcheckError::Inconsistent { layer: l }),
-                        None => round_coefficients(&scratch.qw, &scratch.w[hand]),
+                    scratch.make_dense(mine);
+                    match &scratch.w[mine] {
+                        WireArray::Dense(w) => round_coefficients(&scratch.qw, w),
+                        _ => return Err(SumcheckError::Inconsistent { layer: l }),
                     }
                 };
                 let [p0, p1, p2] = lag.round_values(a0, a2, claim);
@@ -480,52 +466,38 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 polys[hand] = padded;
                 new_bindings[hand].push(r);
 
-                match (unbound.is_some(), hand) {
-                    (true, 0) => {
-                        if let Some(wires) = &stored {
-                            let w0 = &mut scratch.w[0];
-                            with_wires!(wires, |u| bind_wires_into(u, r, w0));
-                        }
-                    }
-                    (true, _) => match stored.take() {
-                        Some(WireArray::Dense(w)) => {
-                            scratch.w[1] = w;
-                            scratch.bind_hand(1, r);
-                        }
-                        Some(wires) => {
-                            let w1 = &mut scratch.w[1];
-                            with_wires!(&wires, |u| bind_wires_into(u, r, w1));
-                        }
-                        None => return Err(SumcheckError::Inconsistent { layer: l }),
-                    },
-                    _ => scratch.bind_hand(hand, r),
+                if shared {
+                    scratch.w[0] = scratch.w[1].bound(r, tuning);
+                } else {
+                    scratch.bind_hand(hand, r, tuning);
                 }
-                // The next half-round's hand: its wires' length decides
-                // whether it contracts or reads the form directly.
-                let next_len = match (hand, &stored) {
-                    (0, Some(wires)) => wires.len(),
-                    _ => scratch.w[other].len(),
-                };
+                // The next half-round binds the other hand: the length of
+                // its wires decides whether it contracts or reads the form.
+                let next_len = scratch.w[other].len();
                 if (round + 1 == logw && hand == 1) || direct(next_len) {
                     scratch.quad.bind_h(hand, r);
                 } else {
+                    scratch.make_dense(hand);
                     // Only the length matters: the contraction zeroes the
                     // buffer itself.
                     scratch.qw.resize(next_len, F::ZERO);
-                    scratch.quad.bind_h_and_contract(
-                        hand,
-                        r,
-                        &scratch.w[hand],
-                        &mut scratch.qw,
-                        &mut scratch.scatter,
-                    );
+                    if let WireArray::Dense(w) = &scratch.w[hand] {
+                        scratch.quad.bind_h_and_contract(
+                            hand,
+                            r,
+                            w,
+                            &mut scratch.qw,
+                            &mut scratch.scatter,
+                        );
+                    }
                 }
             }
             rounds.push(polys);
         }
 
         let q = scratch.quad.scalar();
-        let c = [scratch.w[0].first().copied(), scratch.w[1].first().copied()];
+        let first = |w: &WireArray<F>| (!w.is_empty()).then(|| w.at(0));
+        let c = [first(&scratch.w[0]), first(&scratch.w[1])];
         let (q, c0, c1) = match (q, c, scratch.w[0].len(), scratch.w[1].len()) {
             (Some(q), [Some(c0), Some(c1)], 1, 1) => (q, c0, c1),
             _ => return Err(SumcheckError::Inconsistent { layer: l }),
@@ -577,11 +549,11 @@ impl<F: Field> EvalSource<'_, F> {
     }
 }
 
-/// Per-proof buffers, sized by the largest layer and reused by every layer
-/// and round.
+/// Per-layer buffers, freed at the end of each layer.
 struct Scratch<F> {
     quad: HQuad<F>,
-    w: [Vec<F>; 2],
+    /// Each hand's current (partially bound) wires.
+    w: [WireArray<F>; 2],
     qw: Vec<F>,
     /// Target of the out-of-place binding used when several threads share
     /// it; empty on one thread, where binding in place saves the buffer.
@@ -591,28 +563,38 @@ struct Scratch<F> {
 
 impl<F: Field> Scratch<F> {
     fn release(&mut self) {
-        self.quad = HQuad::new();
-        self.w = [Vec::new(), Vec::new()];
-        self.qw = Vec::new();
-        self.tmp = Vec::new();
-        self.scatter.release();
+        *self = Self::new();
     }
 
-    /// Binds hand `hand`'s wires to `r`: in place on one thread (no second
-    /// buffer), split across threads into `tmp` otherwise.
-    fn bind_hand(&mut self, hand: usize, r: F) {
-        if crate::par::threads() > 1 && self.w[hand].len() >= 4 * crate::par::MIN_CHUNK {
-            bind_into(&self.w[hand], r, &mut self.tmp);
-            core::mem::swap(&mut self.w[hand], &mut self.tmp);
-        } else {
-            bind_in_place(&mut self.w[hand], r);
+    /// Expands hand `hand`'s wires if they are table-coded.
+    fn make_dense(&mut self, hand: usize) {
+        if !matches!(self.w[hand], WireArray::Dense(_)) {
+            let w = core::mem::replace(&mut self.w[hand], WireArray::Dense(Vec::new()));
+            self.w[hand] = WireArray::Dense(w.into_dense());
+        }
+    }
+
+    /// Binds hand `hand`'s wires to `r`. Dense wires are bound in place on
+    /// one thread (no second buffer) and split across threads into `tmp`
+    /// otherwise; coded wires stay coded when their pairs allow it.
+    fn bind_hand(&mut self, hand: usize, r: F, tuning: &Tuning) {
+        match &mut self.w[hand] {
+            WireArray::Dense(w) => {
+                if crate::par::threads() > 1 && w.len() >= 4 * crate::par::MIN_CHUNK {
+                    bind_into(w, r, &mut self.tmp);
+                    core::mem::swap(w, &mut self.tmp);
+                } else {
+                    bind_in_place(w, r);
+                }
+            }
+            coded => *coded = coded.bound(r, tuning),
         }
     }
 
     fn new() -> Self {
         Self {
             quad: HQuad::new(),
-            w: [Vec::new(), Vec::new()],
+            w: [WireArray::Dense(Vec::new()), WireArray::Dense(Vec::new())],
             qw: Vec::new(),
             tmp: Vec::new(),
             scatter: Scatter::new(),

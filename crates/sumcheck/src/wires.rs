@@ -14,6 +14,8 @@ use std::borrow::Cow;
 
 use longfellow_field::Field;
 
+use crate::dense::bind_wires_into;
+
 /// Largest table a two-byte index can address.
 const MAX_TABLE: usize = 1 << 16;
 
@@ -136,6 +138,25 @@ impl<F: Field> WireArray<F> {
         }
     }
 
+    /// The wires with their lowest variable bound to `r` (see
+    /// [`crate::bind_into`]). A one-byte-coded array stays coded when its
+    /// bound pairs take few distinct values: each distinct pair of table
+    /// entries is bound once. Otherwise the result is dense.
+    pub fn bound(&self, r: F, tuning: &Tuning) -> Self {
+        let mut out = Vec::new();
+        match self {
+            Self::Dense(v) => crate::dense::bind_into(v, r, &mut out),
+            Self::Byte { table, index } => {
+                if let Some(coded) = bind_byte_coded(table, index, r, tuning) {
+                    return coded;
+                }
+                bind_wires_into(&Coded::new(table, index), r, &mut out);
+            }
+            Self::Short { table, index } => bind_wires_into(&Coded::new(table, index), r, &mut out),
+        }
+        Self::Dense(out)
+    }
+
     /// Bytes held.
     pub fn heap_bytes(&self) -> usize {
         let f = core::mem::size_of::<F>();
@@ -217,6 +238,60 @@ impl<'a, F, I> Coded<'a, F, I> {
     pub(crate) fn new(table: &'a [F], index: &'a [I]) -> Self {
         Self { table, index }
     }
+}
+
+/// Binds a one-byte-coded array pair by pair: pair `(a, b)` of table
+/// positions (`b` = table length for a missing partner) is looked up in a
+/// direct-mapped array of `(len + 1)²` slots and bound only when first
+/// seen. `None` when the bound values would need too big a table.
+fn bind_byte_coded<F: Field>(
+    table: &[F],
+    index: &[u8],
+    r: F,
+    tuning: &Tuning,
+) -> Option<WireArray<F>> {
+    let t = table.len();
+    let width = t + 1;
+    let n = index.len().div_ceil(2);
+    let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
+    let mut slot = vec![u32::MAX; width * width];
+    let mut bound_table: Vec<F> = Vec::new();
+    let mut bound_index: Vec<u16> = Vec::with_capacity(n);
+    for pair in index.chunks(2) {
+        let a = usize::from(pair[0]);
+        let b = pair.get(1).map_or(t, |&b| usize::from(b));
+        let code = a * width + b;
+        let pos = match slot[code] {
+            u32::MAX => {
+                if bound_table.len() == limit {
+                    return None;
+                }
+                let lo = table[a];
+                let value = if b < t {
+                    lo + r * (table[b] - lo)
+                } else {
+                    lo - r * lo
+                };
+                let pos = bound_table.len();
+                bound_table.push(value);
+                slot[code] = pos as u32;
+                pos
+            }
+            p => p as usize,
+        };
+        bound_index.push(pos as u16);
+    }
+    Some(if bound_table.len() <= 256 {
+        WireArray::Byte {
+            table: bound_table,
+            index: bound_index.into_iter().map(|i| i as u8).collect(),
+        }
+    } else {
+        WireArray::Short {
+            table: bound_table,
+            index: bound_index,
+        }
+    })
 }
 
 /// Open-addressing table from values to their first-seen position.
@@ -358,6 +433,55 @@ mod tests {
         assert_eq!(w.into_dense(), values);
     }
 
+    fn check_bound<F: Field>(values: &[F], r: F, tuning: &Tuning) -> WireArray<F> {
+        let w = WireArray::compress_tuned(values.to_vec(), tuning);
+        let mut expected = Vec::new();
+        crate::dense::bind_into(values, r, &mut expected);
+        let b = w.bound(r, tuning);
+        assert_eq!(b.to_dense().as_ref(), expected.as_slice());
+        b
+    }
+
+    #[test]
+    fn binding_keeps_few_values_coded() {
+        let r = gf(0x1234_5678_9abc_def0_1122_3344_5566_7788);
+        let tuning = Tuning {
+            min_coded_len: 16,
+            ..Tuning::default()
+        };
+        // Even and odd lengths (the last wire of an odd array has no partner).
+        for n in [4000, 4001] {
+            let values: Vec<_> = (0..n as u128).map(|i| gf((i * 7 + i / 3) % 5)).collect();
+            let b = check_bound(&values, r, &tuning);
+            assert!(matches!(b, WireArray::Byte { .. }), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn binding_many_pairs_goes_dense_or_short() {
+        let r = Fp256::from_u64(987_654_321);
+        let values: Vec<_> = (0..5000u64).map(|i| Fp256::from_u64(i % 200)).collect();
+        let b = check_bound(&values, r, &Tuning::eager());
+        assert!(matches!(
+            b,
+            WireArray::Short { .. } | WireArray::Byte { .. }
+        ));
+        let b = check_bound(
+            &values,
+            r,
+            &Tuning {
+                min_coded_len: 16,
+                table_divisor: 64,
+                ..Tuning::default()
+            },
+        );
+        assert!(matches!(b, WireArray::Dense(_)));
+        // Short and dense arrays bind too.
+        let wide: Vec<_> = (0..3000u64).map(|i| Fp256::from_u64(i % 1000)).collect();
+        check_bound(&wide, r, &Tuning::eager());
+        check_bound(&wide, r, &Tuning::default());
+    }
+
     #[test]
     fn short_layers_stay_dense() {
         let w = check_round_trip(vec![Gf2_128::ONE; 100], Tuning::default().min_coded_len);
@@ -379,7 +503,10 @@ mod tests {
             wide in any::<u128>(),
         ) {
             let values: Vec<_> = raw.iter().map(|&b| gf(u128::from(b) * wide)).collect();
-            check_round_trip(values, 8);
+            let w = check_round_trip(values.clone(), 8);
+            let mut expected = Vec::new();
+            crate::dense::bind_into(&values, gf(wide), &mut expected);
+            prop_assert_eq!(w.bound(gf(wide), &Tuning::eager()).into_dense(), expected);
         }
     }
 }
