@@ -1,6 +1,7 @@
-//! The two hot loops (row encoding, leaf hashing) run on rayon when the
-//! `parallel` feature is on. Each item is computed independently and written
-//! to its own slot, so the result is identical to the serial path.
+//! The hot loops (row encoding, leaf hashing, re-encoding for the opening)
+//! run on rayon when the `parallel` feature is on. Each item is computed
+//! independently and written to its own slot, so the result is identical to
+//! the serial path.
 
 #[cfg(feature = "prover")]
 use longfellow_reed_solomon::RsEncoder;
@@ -36,4 +37,15 @@ where
     }
     #[cfg(not(feature = "parallel"))]
     (0..count).map(f).collect()
+}
+
+/// How many threads [`map_indices`] can spread work over.
+#[cfg(feature = "prover")]
+pub(crate) fn task_count() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    1
 }

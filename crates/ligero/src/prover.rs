@@ -1,6 +1,8 @@
 //! Commitment to a witness tableau and the proof that it satisfies the
 //! constraints.
 
+mod columns;
+
 use crate::challenges::{absorb_responses_and_choose, draw_challenges, STATEMENT_HASH};
 use crate::constraints::{
     check_linear, check_quadratic, inner_product_vector, LinearTerm, QuadraticConstraint,
@@ -10,6 +12,7 @@ use crate::parallel::{extend_rows, map_indices};
 use crate::params::{LigeroParams, IDOT, ILDT, IQUAD, IW};
 use crate::proof::LigeroProof;
 use crate::LigeroCommitment;
+use columns::KeptRows;
 use longfellow_field::Field;
 use longfellow_merkle::MerkleTree;
 use longfellow_random::{fill_elements, fill_subfield_elements};
@@ -26,8 +29,10 @@ use sha2::{Digest, Sha256};
 /// writes, exactly where the reference does.
 pub struct LigeroProver<F> {
     params: LigeroParams,
-    /// `nrow × block_enc`, row-major.
-    tableau: Vec<F>,
+    /// The encoded rows, or for a large tableau only each row's first
+    /// `dblock` entries (all the responses read), from which the opened
+    /// columns are re-encoded.
+    rows: KeptRows<F>,
     quad: Vec<QuadraticConstraint>,
     nonces: Vec<[u8; 32]>,
     tree: MerkleTree,
@@ -98,16 +103,17 @@ where
         extend_rows(&dblock_encoder, dot_quad_rows, p.block_enc);
         extend_rows(&block_encoder, rest, p.block_enc);
 
-        Self::seal(p, tableau, quad, rng)
+        Self::seal(p, tableau, quad, rng, KeptRows::after_commit)
     }
 
     /// Draws the column nonces and builds the Merkle tree over the encoded
-    /// tableau.
+    /// tableau, then keeps what `keep` keeps of it.
     fn seal<R: RngCore + ?Sized>(
         p: &LigeroParams,
         tableau: Vec<F>,
         quad: &[QuadraticConstraint],
         rng: &mut R,
+        keep: fn(&LigeroParams, Vec<F>) -> KeptRows<F>,
     ) -> Result<(Self, LigeroCommitment), LigeroError> {
         let mut nonces = vec![[0u8; 32]; p.leaves];
         for nonce in &mut nonces {
@@ -123,7 +129,7 @@ where
         let commitment = LigeroCommitment { root: tree.root() };
         let prover = Self {
             params: *p,
-            tableau,
+            rows: keep(p, tableau),
             quad: quad.to_vec(),
             nonces,
             tree,
@@ -132,16 +138,18 @@ where
     }
 
     /// A prover whose tableau was altered after encoding: for tests that a
-    /// cheating prover is caught by each check.
+    /// cheating prover is caught by each check. It keeps the altered rows
+    /// whole: re-encoding prefixes would repair an altered extension and
+    /// open honest columns, hiding the cheat from the checks under test.
     #[cfg(test)]
     pub(crate) fn recommit_altered<R: RngCore + ?Sized>(
         self,
         alter: impl FnOnce(&LigeroParams, &mut [F]),
         rng: &mut R,
     ) -> Result<(Self, LigeroCommitment), LigeroError> {
-        let mut tableau = self.tableau;
+        let mut tableau = self.rows.into_tableau(&self.params)?;
         alter(&self.params, &mut tableau);
-        Self::seal(&self.params, tableau, &self.quad, rng)
+        Self::seal(&self.params, tableau, &self.quad, rng, KeptRows::whole)
     }
 
     /// The parameters this tableau was laid out for.
@@ -198,16 +206,14 @@ where
         };
         let idx = absorb_responses_and_choose(transcript, p, &proof);
         proof.nonces = idx.iter().map(|&j| self.nonces[j]).collect();
-        proof.columns = (0..p.nrow)
-            .flat_map(|row| idx.iter().map(move |&j| (row, j)))
-            .map(|(row, j)| self.row(row)[p.dblock + j])
-            .collect();
+        proof.columns = self.rows.opened_columns(p, &idx)?;
         proof.merkle_path = self.tree.try_open(&idx)?;
         Ok(proof)
     }
 
+    /// Row `i`'s first `dblock` encoded entries.
     fn row(&self, i: usize) -> &[F] {
-        &self.tableau[i * self.params.block_enc..(i + 1) * self.params.block_enc]
+        self.rows.row(&self.params, i)
     }
 
     /// `ILDT + Σ_i u_ldt[i]·row(IW+i)` on the first `block` positions.
@@ -350,64 +356,4 @@ fn column_leaves<F: Field>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-    use crate::verify;
-    use longfellow_field::Gf2_128;
-    use longfellow_random::{random_element, SpecLcg};
-
-    /// Commits honestly, alters one blinding row's committed part, proves
-    /// and verifies: the matching check must fire.
-    fn cheat(row: usize) -> Result<(), LigeroError> {
-        let (nw, nq, nl) = (90, 6, 3);
-        let p = LigeroParams::new(nw, nq, 4, 6, 256).unwrap();
-        let mut rng = SpecLcg::new(5);
-        let mut w: Vec<Gf2_128> = (0..nw).map(|_| random_element(&mut rng)).collect();
-        let quad: Vec<_> = (0..nq)
-            .map(|i| QuadraticConstraint {
-                x: 3 * i,
-                y: 3 * i + 1,
-                z: 3 * i + 2,
-            })
-            .collect();
-        for q in &quad {
-            w[q.z] = w[q.x] * w[q.y];
-        }
-        let linear: Vec<_> = (0..nw)
-            .map(|i| LinearTerm {
-                c: i % nl,
-                w: i,
-                k: Gf2_128::from_index(i as u64 + 1),
-            })
-            .collect();
-        let mut b = vec![Gf2_128::ZERO; nl];
-        for t in &linear {
-            b[t.c] += t.k * w[t.w];
-        }
-        let (prover, _) = LigeroProver::commit(&p, &w, 0, &quad, &mut rng).unwrap();
-        let (prover, com) = prover
-            .recommit_altered(
-                |p, t| {
-                    for c in p.dblock..p.block_enc {
-                        t[row * p.block_enc + c] += Gf2_128::ONE;
-                    }
-                },
-                &mut rng,
-            )
-            .unwrap();
-        let mut ts = Transcript::new(b"cheat");
-        com.absorb(&mut ts);
-        let proof = prover.prove(&mut ts, &linear, &b, &quad).unwrap();
-        let mut ts = Transcript::new(b"cheat");
-        com.absorb(&mut ts);
-        verify(&p, &com, &proof, &mut ts, &linear, &b, &quad)
-    }
-
-    #[test]
-    fn each_check_catches_its_cheat() {
-        assert!(matches!(cheat(ILDT), Err(LigeroError::LowDegreeCheck)));
-        assert!(matches!(cheat(IDOT), Err(LigeroError::DotCheck)));
-        assert!(matches!(cheat(IQUAD), Err(LigeroError::QuadraticCheck)));
-    }
-}
+mod tests;
