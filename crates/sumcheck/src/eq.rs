@@ -52,27 +52,12 @@ pub fn eq2_table<F: Field>(
     out: &mut Vec<F>,
     tmp: &mut Vec<F>,
 ) {
-    debug_assert_eq!(g0.len(), g1.len());
     out.clear();
     if n == 0 {
         return;
     }
-    let bits = log2_ceil(n).min(g0.len());
-    let k = bits.div_ceil(2);
-    let (nlo, nhi) = (n.min(1 << k), n.div_ceil(1 << k));
-    // tmp = [lo0 | lo1 | hi0 | hi1·α], each half-table built in `out`.
-    tmp.clear();
-    for g in [g0, g1] {
-        eq_table(&g[..k], nlo, out);
-        tmp.extend_from_slice(out);
-    }
-    for (j, g) in [g0, g1].into_iter().enumerate() {
-        eq_table(&g[k..], nhi, out);
-        if j == 1 {
-            out.iter_mut().for_each(|v| *v *= alpha);
-        }
-        tmp.extend_from_slice(out);
-    }
+    let (nlo, _) = eq2_factors(g0, g1, alpha, n, out, tmp);
+    let nhi = n.div_ceil(nlo);
     let (lo0, rest) = tmp.split_at(nlo);
     let (lo1, rest) = rest.split_at(nlo);
     let (hi0, hi1) = rest.split_at(nhi);
@@ -93,6 +78,38 @@ pub fn eq2_table<F: Field>(
             }
         }
     });
+}
+
+/// The four factor tables of [`eq2_table`], `[lo0 | lo1 | hi0 | hi1·α]`,
+/// written into `tmp` (`scratch` is a work buffer): entry `lo + 2^k·hi` of
+/// the full table is `hi0[hi]·lo0[lo] + hi1α[hi]·lo1[lo]`. Returns the low
+/// tables' length `nlo = min(n, 2^k)` and `k`; the high tables have
+/// `⌈n / nlo⌉` entries. `n ≥ 1`.
+pub(crate) fn eq2_factors<F: Field>(
+    g0: &[F],
+    g1: &[F],
+    alpha: F,
+    n: usize,
+    scratch: &mut Vec<F>,
+    tmp: &mut Vec<F>,
+) -> (usize, usize) {
+    debug_assert_eq!(g0.len(), g1.len());
+    let bits = log2_ceil(n).min(g0.len());
+    let k = bits.div_ceil(2);
+    let (nlo, nhi) = (n.min(1 << k), n.div_ceil(1 << k));
+    tmp.clear();
+    for g in [g0, g1] {
+        eq_table(&g[..k], nlo, scratch);
+        tmp.extend_from_slice(scratch);
+    }
+    for (j, g) in [g0, g1].into_iter().enumerate() {
+        eq_table(&g[k..], nhi, scratch);
+        if j == 1 {
+            scratch.iter_mut().for_each(|v| *v *= alpha);
+        }
+        tmp.extend_from_slice(scratch);
+    }
+    (nlo, k)
 }
 
 /// Entries per parallel task of [`eq2_table`].

@@ -23,6 +23,8 @@ mod constraints;
 mod dense;
 mod eq;
 mod eq_split;
+#[cfg(feature = "prover")]
+mod eq_weights;
 mod error;
 mod ligero_types;
 mod pad;

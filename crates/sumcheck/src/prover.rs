@@ -7,7 +7,8 @@ use longfellow_transcript::Transcript;
 
 use crate::circuit::{LayeredCircuit, Term};
 use crate::dense::{bind_in_place, bind_into, round_coefficients};
-use crate::eq::{eq2_table, log2_ceil};
+use crate::eq::log2_ceil;
+use crate::eq_weights::EqWeights;
 use crate::error::SumcheckError;
 use crate::pad::Pad;
 use crate::par::Scatter;
@@ -154,8 +155,8 @@ impl<F: Field> Prover<F> {
     ) -> Result<ProverOutput<F>, SumcheckError> {
         prove_layers(
             self,
-            |l, eqg, beta, quad| {
-                self.layers[l].bind_g(eqg, beta, quad);
+            |l, weights, beta, quad| {
+                self.layers[l].bind_g(&weights.to_dense(), beta, quad);
                 Ok(())
             },
             EvalSource::Borrowed(eval),
@@ -340,7 +341,7 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     check_shape(circuit)?;
     prove_layers(
         circuit,
-        |l, eqg, beta, quad| bind_g_streaming(circuit, l, eqg, beta, quad),
+        |l, weights, beta, quad| bind_g_streaming(circuit, l, weights, beta, quad),
         EvalSource::Owned(eval),
         pad,
         transcript,
@@ -352,7 +353,7 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
 /// layer `l`'s form bound at the output point (called for layers 0, 1, …).
 fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     shape: &C,
-    mut bind_g: impl FnMut(usize, &[F], F, &mut HQuad<F>) -> Result<(), SumcheckError>,
+    mut bind_g: impl FnMut(usize, &EqWeights<F>, F, &mut HQuad<F>) -> Result<(), SumcheckError>,
     mut eval: EvalSource<'_, F>,
     pad: &Pad<F>,
     transcript: &mut Transcript,
@@ -400,17 +401,16 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let beta: F = transcript.challenge_element();
         // The output-wire weights are needed only to bind `g`; freeing them
         // before the rounds keeps them out of the peak.
-        let mut eqg = Vec::new();
-        eq2_table(
+        let weights = EqWeights::new(
             &bindings[0],
             &bindings[1],
             alpha,
             shape.layer_nv(l),
-            &mut eqg,
+            tuning.direct_min_bytes,
             &mut scratch.qw,
         );
-        bind_g(l, &eqg, beta, &mut scratch.quad)?;
-        drop(eqg);
+        bind_g(l, &weights, beta, &mut scratch.quad)?;
+        drop(weights);
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 

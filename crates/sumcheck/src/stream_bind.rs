@@ -11,6 +11,7 @@ use longfellow_field::Field;
 
 use crate::circuit::TermSpan;
 use crate::circuit::{LayeredCircuit, Term};
+use crate::eq_weights::{EqLookup, EqWeights};
 use crate::error::SumcheckError;
 use crate::par;
 use crate::quad::{morton, HQuad};
@@ -39,7 +40,20 @@ pub(crate) fn parallel_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
 pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     layer: usize,
-    eqg: &[F],
+    weights: &EqWeights<F>,
+    beta: F,
+    quad: &mut HQuad<F>,
+) -> Result<(), SumcheckError> {
+    match weights {
+        EqWeights::Dense(eqg) => bind_g_with(circuit, layer, eqg.as_slice(), beta, quad),
+        EqWeights::Split(split) => bind_g_with(circuit, layer, split, beta, quad),
+    }
+}
+
+fn bind_g_with<F: Field, C: LayeredCircuit<F> + ?Sized, E: EqLookup<F> + ?Sized>(
+    circuit: &C,
+    layer: usize,
+    eqg: &E,
     beta: F,
     quad: &mut HQuad<F>,
 ) -> Result<(), SumcheckError> {
@@ -76,9 +90,9 @@ pub(crate) fn bind_g_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
 /// Each span fills its own slice of the entries (its size is known from the
 /// runs it opens); a span whose first terms continue the previous span's
 /// last run hands their sum back as a carry, added in afterwards.
-fn bind_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
+fn bind_spans<F: Field, C: LayeredCircuit<F> + ?Sized, E: EqLookup<F> + ?Sized>(
     circuit: &C,
-    ctx: &Ctx<'_, F>,
+    ctx: &Ctx<'_, F, E>,
     spans: &[TermSpan],
     quad: &mut HQuad<F>,
 ) -> Result<bool, SumcheckError> {
@@ -123,14 +137,14 @@ fn bind_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
 }
 
 /// What binding one layer needs besides its terms.
-struct Ctx<'a, F> {
+struct Ctx<'a, F, E: ?Sized> {
     layer: usize,
     nw: usize,
-    eqg: &'a [F],
+    eqg: &'a E,
     beta: F,
 }
 
-impl<F> Ctx<'_, F> {
+impl<F, E: ?Sized> Ctx<'_, F, E> {
     fn bad(&self, what: &'static str, value: u32, bound: usize) -> SumcheckError {
         SumcheckError::BadCircuit {
             layer: self.layer,
@@ -150,8 +164,8 @@ struct SpanOut<F> {
 }
 
 /// Writes one span's runs into its slice of the entries.
-struct Fill<'a, 'c, F> {
-    ctx: &'c Ctx<'c, F>,
+struct Fill<'a, 'c, F, E: ?Sized> {
+    ctx: &'c Ctx<'c, F, E>,
     prev: Option<[u32; 2]>,
     h: &'a mut [[u32; 2]],
     v: &'a mut [F],
@@ -159,11 +173,13 @@ struct Fill<'a, 'c, F> {
     carry: Option<F>,
     sorted: bool,
     err: Option<SumcheckError>,
+    /// The current block's output-wire weights.
+    weights: Vec<F>,
 }
 
-impl<'a, 'c, F: Field> Fill<'a, 'c, F> {
+impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
     fn new(
-        ctx: &'c Ctx<'c, F>,
+        ctx: &'c Ctx<'c, F, E>,
         prev: Option<[u32; 2]>,
         h: &'a mut [[u32; 2]],
         v: &'a mut [F],
@@ -177,6 +193,7 @@ impl<'a, 'c, F: Field> Fill<'a, 'c, F> {
             carry: None,
             sorted: true,
             err: None,
+            weights: Vec::new(),
         }
     }
 
@@ -185,11 +202,12 @@ impl<'a, 'c, F: Field> Fill<'a, 'c, F> {
             return;
         }
         let (nw, nv) = (self.ctx.nw, self.ctx.eqg.len());
-        for t in block {
-            let Some(&e) = self.ctx.eqg.get(t.g as usize) else {
-                self.err = Some(self.ctx.bad("g", t.g, nv));
-                return;
-            };
+        self.weights.resize(block.len(), F::ZERO);
+        if let Err(g) = self.ctx.eqg.weights_of(block, &mut self.weights) {
+            self.err = Some(self.ctx.bad("g", g, nv));
+            return;
+        }
+        for (t, &e) in block.iter().zip(&self.weights) {
             if t.h0 as usize >= nw {
                 self.err = Some(self.ctx.bad("h0", t.h0, nw));
                 return;

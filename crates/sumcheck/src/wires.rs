@@ -31,8 +31,10 @@ pub struct Tuning {
     /// indices, so the default gives up once the table would eat most of
     /// the saving).
     pub table_divisor: usize,
-    /// Sumcheck half-rounds whose contraction buffer would take at least
-    /// this many bytes read the bound form directly instead.
+    /// Per-wire buffers of at least this many bytes are avoided: sumcheck
+    /// half-rounds whose contraction buffer would be this big read the
+    /// bound form directly instead, and layers whose output-wire weights
+    /// would be this big keep them factored.
     pub direct_min_bytes: usize,
 }
 
