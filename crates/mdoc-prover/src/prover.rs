@@ -82,14 +82,20 @@ fn with_public_slots<T: Copy>(zero: T, npub: usize, private: &[T]) -> Vec<T> {
     v
 }
 
+/// The signature inputs as field elements, allocated at their exact size
+/// (collecting through `Option` would double the buffer as it grows).
 fn sig_elements(w: &Witnesses) -> Result<Vec<Fp256>, ProveError> {
-    w.sig_elements()
-        .ok_or(ProveError::Witness(CircuitKind::Signature))
+    let mut out = Vec::with_capacity(w.sig.len());
+    for b in &w.sig {
+        out.push(Fp256::from_bytes(b).ok_or(ProveError::Witness(CircuitKind::Signature))?);
+    }
+    Ok(out)
 }
 
-fn hash_elements(w: &Witnesses) -> Result<Vec<Gf2_128>, ProveError> {
-    w.hash_elements()
-        .ok_or(ProveError::Witness(CircuitKind::Hash))
+/// The hash inputs as field elements, at their exact size (every `u128` is
+/// one, in the wire encoding's bit order).
+fn hash_elements(w: &Witnesses) -> Vec<Gf2_128> {
+    w.hash.iter().map(|&v| Gf2_128::from_u128(v)).collect()
 }
 
 impl<'a> Prover<'a> {
@@ -183,23 +189,23 @@ impl<'a> Prover<'a> {
             verifier_key: draw_verifier_key(&mut t),
         };
         let witnesses = private.finish(&keys)?;
+        drop(private);
+        // Both input vectors are built now so that the witness bytes are
+        // gone before the hash circuit's sumcheck, the prover's peak; each
+        // vector is then handed over whole and freed by its proof.
+        let hash_inputs = hash_elements(&witnesses);
+        let sig_inputs = sig_elements(&witnesses)?;
+        let macs = witnesses.macs;
+        drop(witnesses);
 
-        let hash_inputs = hash_elements(&witnesses)?;
         let hash = self
             .hash
-            .prove_observed(hash_commit, &hash_inputs, &mut t, &mut zk_phase(on_phase))
+            .prove_owned_observed(hash_commit, hash_inputs, &mut t, &mut zk_phase(on_phase))
             .map_err(zk(CircuitKind::Hash))?;
-        drop(hash_inputs);
-        let sig_inputs = sig_elements(&witnesses)?;
         let sig = self
             .sig
-            .prove_observed(sig_commit, &sig_inputs, &mut t, &mut zk_phase(on_phase))
+            .prove_owned_observed(sig_commit, sig_inputs, &mut t, &mut zk_phase(on_phase))
             .map_err(zk(CircuitKind::Signature))?;
-        Ok(MdocProof {
-            macs: witnesses.macs,
-            hash,
-            sig,
-        }
-        .to_bytes())
+        Ok(MdocProof { macs, hash, sig }.to_bytes())
     }
 }

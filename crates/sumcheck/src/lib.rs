@@ -56,7 +56,9 @@ pub use par::Scatter;
 pub use poly::{Lagrange, RoundPoly};
 pub use proof::{LayerProof, SumcheckProof};
 #[cfg(feature = "prover")]
-pub use prover::{evaluate_streaming, prove_streaming, Evaluation, Prover, ProverOutput};
+pub use prover::{
+    evaluate_streaming, evaluate_streaming_owned, prove_streaming, Evaluation, Prover, ProverOutput,
+};
 #[cfg(feature = "prover")]
 #[doc(hidden)]
 pub use prover::{evaluate_streaming_tuned, prove_streaming_tuned};

@@ -173,6 +173,15 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
     inputs: &[F],
 ) -> Result<Evaluation<F>, SumcheckError> {
+    evaluate_streaming_owned(circuit, inputs.to_vec())
+}
+
+/// [`evaluate_streaming`] taking the inputs by value: they become the
+/// stored input layer instead of being copied.
+pub fn evaluate_streaming_owned<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    inputs: Vec<F>,
+) -> Result<Evaluation<F>, SumcheckError> {
     evaluate_streaming_tuned(circuit, inputs, &Tuning::default())
 }
 
@@ -180,7 +189,7 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
 #[doc(hidden)]
 pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     circuit: &C,
-    inputs: &[F],
+    inputs: Vec<F>,
     tuning: &Tuning,
 ) -> Result<Evaluation<F>, SumcheckError> {
     check_shape(circuit)?;
@@ -193,7 +202,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     }
     let nl = circuit.num_layers();
     let mut wires: Vec<WireArray<F>> = vec![WireArray::Dense(Vec::new()); nl];
-    let mut current = inputs.to_vec();
+    let mut current = inputs;
     let mut scatter = Scatter::new();
     for l in (0..nl).rev() {
         let nv = circuit.layer_nv(l);

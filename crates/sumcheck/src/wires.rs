@@ -43,7 +43,7 @@ impl Default for Tuning {
         Self {
             min_coded_len: 1 << 14,
             table_divisor: 8,
-            direct_min_bytes: 4 << 20,
+            direct_min_bytes: 2 << 20,
         }
     }
 }

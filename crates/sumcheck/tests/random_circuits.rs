@@ -69,7 +69,7 @@ fn prove_and_check<F: Field>(c: &SimpleCircuit<F>, inputs: &[F], seed: u64) -> V
     // Every layer table-coded and every round read straight from the bound
     // form (big layers only, by default): the same proof.
     let eager = Tuning::eager();
-    let coded_eval = evaluate_streaming_tuned(c, inputs, &eager).unwrap();
+    let coded_eval = evaluate_streaming_tuned(c, inputs.to_vec(), &eager).unwrap();
     for l in 0..coded_eval.num_layers() {
         assert_eq!(coded_eval.wires(l), eval.wires(l));
     }

@@ -4,7 +4,7 @@ use longfellow_circuit::Circuit;
 use longfellow_ligero::{LigeroCommitment, LigeroParams, LigeroProver, QuadraticConstraint};
 use longfellow_reed_solomon::RsField;
 use longfellow_sumcheck::{
-    check_shape, committed_witness, constraints, evaluate_streaming, prove_streaming,
+    check_shape, committed_witness, constraints, evaluate_streaming_owned, prove_streaming,
     quadratic_constraints, write_statement, Pad,
 };
 use longfellow_transcript::Transcript;
@@ -116,6 +116,19 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         transcript: &mut Transcript,
         on_phase: &mut dyn FnMut(ProvePhase),
     ) -> Result<ZkProof<F>, ZkError> {
+        self.prove_owned_observed(commit, inputs.to_vec(), transcript, on_phase)
+    }
+
+    /// [`prove_observed`](Self::prove_observed) taking the inputs by value:
+    /// they become the evaluation's input layer (no copy), and only the
+    /// public ones outlive the evaluation.
+    pub fn prove_owned_observed(
+        &self,
+        commit: ZkCommitment<F>,
+        inputs: Vec<F>,
+        transcript: &mut Transcript,
+        on_phase: &mut dyn FnMut(ProvePhase),
+    ) -> Result<ZkProof<F>, ZkError> {
         on_phase(ProvePhase::Sumcheck);
         let c = self.circuit;
         let npub = c.num_public_inputs();
@@ -126,18 +139,13 @@ impl<'a, F: RsField> ZkProver<'a, F> {
                 found: inputs.len(),
             });
         }
-        write_statement(transcript, c, &inputs[..npub]);
-        let eval = evaluate_streaming(c, inputs)?;
+        let public = inputs[..npub].to_vec();
+        write_statement(transcript, c, &public);
+        let eval = evaluate_streaming_owned(c, inputs)?;
         let mut ts = transcript.clone();
         let out = prove_streaming(c, eval, &commit.pad, &mut ts)?;
         on_phase(ProvePhase::Ligero);
-        let cons = constraints(
-            c,
-            &inputs[..npub],
-            &out.proof,
-            Some(&out.bound_quads),
-            transcript,
-        )?;
+        let cons = constraints(c, &public, &out.proof, Some(&out.bound_quads), transcript)?;
         let ligero = commit
             .ligero
             .prove(transcript, &cons.linear, &cons.b, &self.quad)?;
