@@ -27,4 +27,4 @@ pub use fp128::Fp128;
 pub use fp256::Fp256;
 pub use gf2_128::Gf2_128;
 pub use subtle;
-pub use traits::{batch_invert, Butterfly, Field, FieldKind};
+pub use traits::{batch_invert, mix64, Butterfly, Field, FieldKind};

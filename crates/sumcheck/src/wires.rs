@@ -141,20 +141,25 @@ impl<F: Field> WireArray<F> {
     }
 
     /// The wires with their lowest variable bound to `r` (see
-    /// [`crate::bind_into`]). A one-byte-coded array stays coded when its
-    /// bound pairs take few distinct values: each distinct pair of table
-    /// entries is bound once. Otherwise the result is dense.
+    /// [`crate::bind_into`]). A coded array stays coded when its bound
+    /// pairs take few distinct values: each distinct pair of table entries
+    /// is bound once. Otherwise the result is dense.
     pub fn bound(&self, r: F, tuning: &Tuning) -> Self {
         let mut out = Vec::new();
         match self {
             Self::Dense(v) => crate::dense::bind_into(v, r, &mut out),
             Self::Byte { table, index } => {
-                if let Some(coded) = bind_byte_coded(table, index, r, tuning) {
+                if let Some(coded) = bind_coded(table, index, r, tuning) {
                     return coded;
                 }
                 bind_wires_into(&Coded::new(table, index), r, &mut out);
             }
-            Self::Short { table, index } => bind_wires_into(&Coded::new(table, index), r, &mut out),
+            Self::Short { table, index } => {
+                if let Some(coded) = bind_coded(table, index, r, tuning) {
+                    return coded;
+                }
+                bind_wires_into(&Coded::new(table, index), r, &mut out);
+            }
         }
         Self::Dense(out)
     }
@@ -242,29 +247,29 @@ impl<'a, F, I> Coded<'a, F, I> {
     }
 }
 
-/// Binds a one-byte-coded array pair by pair: pair `(a, b)` of table
-/// positions (`b` = table length for a missing partner) is looked up in a
-/// direct-mapped array of `(len + 1)²` slots and bound only when first
-/// seen. `None` when the bound values would need too big a table.
-fn bind_byte_coded<F: Field>(
+/// Binds a table-coded array pair by pair: pair `(a, b)` of table
+/// positions (`b` = table length for a missing partner) is looked up in
+/// [`PairSlots`] and bound only when first seen, so the products are one
+/// per distinct pair. `None` when the bound values would need too big a
+/// table.
+fn bind_coded<F: Field, I: Copy + Into<usize>>(
     table: &[F],
-    index: &[u8],
+    index: &[I],
     r: F,
     tuning: &Tuning,
 ) -> Option<WireArray<F>> {
     let t = table.len();
-    let width = t + 1;
     let n = index.len().div_ceil(2);
     let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
-    let mut slot = vec![u32::MAX; width * width];
+    let mut slots = PairSlots::new(t, limit);
     let mut bound_table: Vec<F> = Vec::new();
     let mut bound_index: Vec<u16> = Vec::with_capacity(n);
     for pair in index.chunks(2) {
-        let a = usize::from(pair[0]);
-        let b = pair.get(1).map_or(t, |&b| usize::from(b));
-        let code = a * width + b;
-        let pos = match slot[code] {
-            u32::MAX => {
+        let a: usize = pair[0].into();
+        let b = pair.get(1).map_or(t, |&b| b.into());
+        let pos = match slots.find(a, b) {
+            Ok(pos) => pos,
+            Err(slot) => {
                 if bound_table.len() == limit {
                     return None;
                 }
@@ -276,10 +281,9 @@ fn bind_byte_coded<F: Field>(
                 };
                 let pos = bound_table.len();
                 bound_table.push(value);
-                slot[code] = pos as u32;
+                slots.insert(slot, a, b, pos);
                 pos
             }
-            p => p as usize,
         };
         bound_index.push(pos as u16);
     }
@@ -294,6 +298,61 @@ fn bind_byte_coded<F: Field>(
             index: bound_index,
         }
     })
+}
+
+/// Pair code `a·(t+1) + b` → position of the bound value.
+enum PairSlots {
+    /// One slot per possible code (`u32::MAX` = not seen): small tables.
+    Direct(Vec<u32>, usize),
+    /// Open addressing over `(code, position)`, at most half full: tables
+    /// whose square would be too big to map directly.
+    Hashed(Vec<(u64, u32)>),
+}
+
+impl PairSlots {
+    /// Slots for pairs of positions below `t`, at most `limit` of them.
+    fn new(t: usize, limit: usize) -> Self {
+        let width = t + 1;
+        if width * width <= 1 << 18 {
+            Self::Direct(vec![u32::MAX; width * width], width)
+        } else {
+            Self::Hashed(vec![(u64::MAX, 0); (2 * limit + 2).next_power_of_two()])
+        }
+    }
+
+    /// The pair's position, or the slot to insert it at.
+    #[inline]
+    fn find(&self, a: usize, b: usize) -> Result<usize, usize> {
+        match self {
+            Self::Direct(slots, width) => {
+                let code = a * width + b;
+                match slots[code] {
+                    u32::MAX => Err(code),
+                    p => Ok(p as usize),
+                }
+            }
+            Self::Hashed(slots) => {
+                let code = ((a as u64) << 32) | b as u64;
+                let mask = slots.len() - 1;
+                let mut s = (longfellow_field::mix64(code) as usize) & mask;
+                loop {
+                    match slots[s] {
+                        (u64::MAX, _) => return Err(s),
+                        (c, p) if c == code => return Ok(p as usize),
+                        _ => s = (s + 1) & mask,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the pair at the slot [`Self::find`] returned.
+    fn insert(&mut self, slot: usize, a: usize, b: usize, pos: usize) {
+        match self {
+            Self::Direct(slots, _) => slots[slot] = pos as u32,
+            Self::Hashed(slots) => slots[slot] = (((a as u64) << 32) | b as u64, pos as u32),
+        }
+    }
 }
 
 /// Open-addressing table from values to their first-seen position.
