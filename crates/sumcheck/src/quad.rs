@@ -545,7 +545,8 @@ fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
 }
 
 /// [`bind_h_range`] that also accumulates each bound entry's contraction
-/// for the other hand.
+/// for the other hand; both products of a block go through the field's
+/// slice kernels.
 fn bind_h_range_contract<F: Field>(
     h: &mut [[u32; 2]],
     v: &mut [F],
@@ -554,56 +555,87 @@ fn bind_h_range_contract<F: Field>(
     w_bound: &[F],
     acc: &mut [F],
 ) -> usize {
+    const BLOCK: usize = 64;
     let other = 1 - hand;
     let n = h.len();
+    let mut base = [F::ZERO; BLOCK];
+    let mut diff = [F::ZERO; BLOCK];
+    let mut w = [F::ZERO; BLOCK];
     let mut rd = 0;
     let mut wr = 0;
     while rd < n {
-        let mut hh = h[rd];
-        let val;
-        if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
-            val = v[rd] + r * (v[rd + 1] - v[rd]);
-            rd += 2;
-        } else {
-            val = if hh[hand] & 1 == 0 {
-                v[rd] - r * v[rd]
+        let start = wr;
+        let mut m = 0;
+        while m < BLOCK && rd < n {
+            let mut hh = h[rd];
+            if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
+                base[m] = v[rd];
+                diff[m] = v[rd + 1] - v[rd];
+                rd += 2;
+            } else if hh[hand] & 1 == 0 {
+                base[m] = v[rd];
+                diff[m] = -v[rd];
+                rd += 1;
             } else {
-                r * v[rd]
-            };
-            rd += 1;
+                base[m] = F::ZERO;
+                diff[m] = v[rd];
+                rd += 1;
+            }
+            hh[hand] >>= 1;
+            w[m] = w_bound[hh[hand] as usize];
+            h[wr] = hh;
+            wr += 1;
+            m += 1;
         }
-        hh[hand] >>= 1;
-        acc[hh[other] as usize] += val * w_bound[hh[hand] as usize];
-        h[wr] = hh;
-        v[wr] = val;
-        wr += 1;
+        F::axpy(&mut base[..m], r, &diff[..m]);
+        v[start..start + m].copy_from_slice(&base[..m]);
+        F::mul_assign_slice(&mut base[..m], &w[..m]);
+        for (hh, p) in h[start..start + m].iter().zip(&base[..m]) {
+            acc[hh[other] as usize] += *p;
+        }
     }
     wr
 }
 
 /// Binds a range in place; returns how many entries remain at its front.
+///
+/// Each bound value is `base + r·diff` (a lone even entry: `v + r·(0 − v)`,
+/// a lone odd one: `0 + r·v`); the bases and differences of a block of
+/// outputs are gathered first so that the products go through the field's
+/// `axpy` kernel. Outputs never overtake inputs (`wr ≤ rd`), so the block's
+/// values can be written back after all its inputs were read.
 fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) -> usize {
+    const BLOCK: usize = 64;
     let n = h.len();
+    let mut base = [F::ZERO; BLOCK];
+    let mut diff = [F::ZERO; BLOCK];
     let mut rd = 0;
     let mut wr = 0;
     while rd < n {
-        let mut hh = h[rd];
-        let val;
-        if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
-            val = v[rd] + r * (v[rd + 1] - v[rd]);
-            rd += 2;
-        } else {
-            val = if hh[hand] & 1 == 0 {
-                v[rd] - r * v[rd]
+        let start = wr;
+        let mut m = 0;
+        while m < BLOCK && rd < n {
+            let mut hh = h[rd];
+            if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
+                base[m] = v[rd];
+                diff[m] = v[rd + 1] - v[rd];
+                rd += 2;
+            } else if hh[hand] & 1 == 0 {
+                base[m] = v[rd];
+                diff[m] = -v[rd];
+                rd += 1;
             } else {
-                r * v[rd]
-            };
-            rd += 1;
+                base[m] = F::ZERO;
+                diff[m] = v[rd];
+                rd += 1;
+            }
+            hh[hand] >>= 1;
+            h[wr] = hh;
+            wr += 1;
+            m += 1;
         }
-        hh[hand] >>= 1;
-        h[wr] = hh;
-        v[wr] = val;
-        wr += 1;
+        F::axpy(&mut base[..m], r, &diff[..m]);
+        v[start..start + m].copy_from_slice(&base[..m]);
     }
     wr
 }
