@@ -545,8 +545,8 @@ fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
 }
 
 /// [`bind_h_range`] that also accumulates each bound entry's contraction
-/// for the other hand; both products of a block go through the field's
-/// slice kernels.
+/// for the other hand; the block's wire factors are gathered so that these
+/// products, too, go through the field's slice kernel.
 fn bind_h_range_contract<F: Field>(
     h: &mut [[u32; 2]],
     v: &mut [F],
@@ -555,66 +555,53 @@ fn bind_h_range_contract<F: Field>(
     w_bound: &[F],
     acc: &mut [F],
 ) -> usize {
-    const BLOCK: usize = 64;
     let other = 1 - hand;
-    let n = h.len();
-    let mut base = [F::ZERO; BLOCK];
-    let mut diff = [F::ZERO; BLOCK];
-    let mut w = [F::ZERO; BLOCK];
-    let mut rd = 0;
-    let mut wr = 0;
-    while rd < n {
-        let start = wr;
-        let mut m = 0;
-        while m < BLOCK && rd < n {
-            let mut hh = h[rd];
-            if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
-                base[m] = v[rd];
-                diff[m] = v[rd + 1] - v[rd];
-                rd += 2;
-            } else if hh[hand] & 1 == 0 {
-                base[m] = v[rd];
-                diff[m] = -v[rd];
-                rd += 1;
-            } else {
-                base[m] = F::ZERO;
-                diff[m] = v[rd];
-                rd += 1;
-            }
-            hh[hand] >>= 1;
-            w[m] = w_bound[hh[hand] as usize];
-            h[wr] = hh;
-            wr += 1;
-            m += 1;
+    let mut w = [F::ZERO; BIND_BLOCK];
+    bind_h_blocks(h, v, hand, r, |keys, vals| {
+        for (wj, hh) in w.iter_mut().zip(keys) {
+            *wj = w_bound[hh[hand] as usize];
         }
-        F::axpy(&mut base[..m], r, &diff[..m]);
-        v[start..start + m].copy_from_slice(&base[..m]);
-        F::mul_assign_slice(&mut base[..m], &w[..m]);
-        for (hh, p) in h[start..start + m].iter().zip(&base[..m]) {
+        F::mul_assign_slice(vals, &w[..keys.len()]);
+        for (hh, p) in keys.iter().zip(vals.iter()) {
             acc[hh[other] as usize] += *p;
         }
-    }
-    wr
+    })
 }
 
 /// Binds a range in place; returns how many entries remain at its front.
+fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) -> usize {
+    bind_h_blocks(h, v, hand, r, |_, _| {})
+}
+
+/// Bound entries produced per block by [`bind_h_blocks`].
+const BIND_BLOCK: usize = 64;
+
+/// Binds the lowest bit of `h[hand]` to `r` in place, a block of outputs at
+/// a time, calling `done(keys, values)` with each finished block (`values`
+/// is a scratch copy, free to overwrite); returns how many entries remain
+/// at the front.
 ///
 /// Each bound value is `base + r·diff` (a lone even entry: `v + r·(0 − v)`,
-/// a lone odd one: `0 + r·v`); the bases and differences of a block of
-/// outputs are gathered first so that the products go through the field's
-/// `axpy` kernel. Outputs never overtake inputs (`wr ≤ rd`), so the block's
-/// values can be written back after all its inputs were read.
-fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) -> usize {
-    const BLOCK: usize = 64;
+/// a lone odd one: `0 + r·v`); a block's bases and differences are gathered
+/// first so that the products go through the field's `axpy` kernel.
+/// Outputs never overtake inputs (`wr ≤ rd`), so a block's values can be
+/// written back once all its inputs were read.
+fn bind_h_blocks<F: Field>(
+    h: &mut [[u32; 2]],
+    v: &mut [F],
+    hand: usize,
+    r: F,
+    mut done: impl FnMut(&[[u32; 2]], &mut [F]),
+) -> usize {
     let n = h.len();
-    let mut base = [F::ZERO; BLOCK];
-    let mut diff = [F::ZERO; BLOCK];
+    let mut base = [F::ZERO; BIND_BLOCK];
+    let mut diff = [F::ZERO; BIND_BLOCK];
     let mut rd = 0;
     let mut wr = 0;
     while rd < n {
         let start = wr;
         let mut m = 0;
-        while m < BLOCK && rd < n {
+        while m < BIND_BLOCK && rd < n {
             let mut hh = h[rd];
             if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
                 base[m] = v[rd];
@@ -636,6 +623,7 @@ fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) ->
         }
         F::axpy(&mut base[..m], r, &diff[..m]);
         v[start..start + m].copy_from_slice(&base[..m]);
+        done(&h[start..start + m], &mut base[..m]);
     }
     wr
 }
