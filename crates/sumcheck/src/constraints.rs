@@ -334,7 +334,7 @@ mod tests {
             .collect()
     }
 
-    /// `bind_all` against the sum over full eq tables, for terms in random
+    /// `bind_layer` against the sum over full eq tables, for terms in random
     /// order, in (h0, h1) order, and with a cache of one row.
     fn check<F: Field>(seed: u64, nv: usize, nw: usize, nterms: usize, extra: usize) {
         let mut st = seed;
@@ -351,8 +351,8 @@ mod tests {
                 k: consts[(next(&mut st) % 3) as usize],
             })
             .collect();
-        let (mut eg, mut tmp, mut e0, mut e1) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        eq2_table(&g0, &g1, alpha, nv, &mut eg, &mut tmp);
+        let (mut eg, mut e0, mut e1) = (Vec::new(), Vec::new(), Vec::new());
+        eq2_table(&g0, &g1, alpha, nv, &mut eg);
         eq_table(&h0, nw, &mut e0);
         eq_table(&h1, nw, &mut e1);
         let want = terms.iter().fold(F::ZERO, |acc, t| {

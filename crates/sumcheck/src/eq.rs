@@ -6,6 +6,8 @@
 
 use longfellow_field::Field;
 
+use crate::eq_split::SplitEq2;
+
 /// Fills `out` with `eq(point, i)` for `0 ≤ i < n` (`n ≤ 2^point.len()`).
 ///
 /// Built coarse-to-fine: after processing coordinate `l`, entry `j` holds the
@@ -40,28 +42,17 @@ pub fn eq_table<F: Field>(point: &[F], n: usize, out: &mut Vec<F>) {
 /// random combination of the two claims carried into a layer. Both points
 /// have the same length, with `n ≤ 2^len`.
 ///
-/// `eq` factors over the index bits, `eq(G, lo + 2^k·hi) = eq(G[..k], lo)·
-/// eq(G[k..], hi)`, so the four half-length tables (about `√n` entries
-/// each, kept in `tmp`) give every entry with two products; α is folded
-/// into the second high table. No second full-size table is built.
-pub fn eq2_table<F: Field>(
-    g0: &[F],
-    g1: &[F],
-    alpha: F,
-    n: usize,
-    out: &mut Vec<F>,
-    tmp: &mut Vec<F>,
-) {
+/// `eq` factors over the index bits, so the four half-length tables of
+/// [`SplitEq2`] (about `√n` entries each) give every entry with two
+/// products. No second full-size table is built.
+pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec<F>) {
     out.clear();
     if n == 0 {
         return;
     }
-    let (nlo, _) = eq2_factors(g0, g1, alpha, n, out, tmp);
-    let nhi = n.div_ceil(nlo);
-    let (lo0, rest) = tmp.split_at(nlo);
-    let (lo1, rest) = rest.split_at(nlo);
-    let (hi0, hi1) = rest.split_at(nhi);
-    out.clear();
+    let split = SplitEq2::new(g0, g1, alpha, n);
+    let ([lo0, lo1], [hi0, hi1]) = (&split.lo, &split.hi);
+    let nlo = lo0.len();
     out.reserve_exact(n);
     out.resize(n, F::ZERO);
     // Rows of `nlo` entries share their high factors; a chunk of whole rows
@@ -78,38 +69,6 @@ pub fn eq2_table<F: Field>(
             }
         }
     });
-}
-
-/// The four factor tables of [`eq2_table`], `[lo0 | lo1 | hi0 | hi1·α]`,
-/// written into `tmp` (`scratch` is a work buffer): entry `lo + 2^k·hi` of
-/// the full table is `hi0[hi]·lo0[lo] + hi1α[hi]·lo1[lo]`. Returns the low
-/// tables' length `nlo = min(n, 2^k)` and `k`; the high tables have
-/// `⌈n / nlo⌉` entries. `n ≥ 1`.
-pub(crate) fn eq2_factors<F: Field>(
-    g0: &[F],
-    g1: &[F],
-    alpha: F,
-    n: usize,
-    scratch: &mut Vec<F>,
-    tmp: &mut Vec<F>,
-) -> (usize, usize) {
-    debug_assert_eq!(g0.len(), g1.len());
-    let bits = log2_ceil(n).min(g0.len());
-    let k = bits.div_ceil(2);
-    let (nlo, nhi) = (n.min(1 << k), n.div_ceil(1 << k));
-    tmp.clear();
-    for g in [g0, g1] {
-        eq_table(&g[..k], nlo, scratch);
-        tmp.extend_from_slice(scratch);
-    }
-    for (j, g) in [g0, g1].into_iter().enumerate() {
-        eq_table(&g[k..], nhi, scratch);
-        if j == 1 {
-            scratch.iter_mut().for_each(|v| *v *= alpha);
-        }
-        tmp.extend_from_slice(scratch);
-    }
-    (nlo, k)
 }
 
 /// Entries per parallel task of [`eq2_table`].

@@ -25,9 +25,12 @@ fn lo_bits_for(bits: usize, n: usize) -> usize {
 /// weight) from four short tables, α folded into the second high table.
 #[derive(Clone, Debug)]
 pub(crate) struct SplitEq2<F> {
-    lo: [Vec<F>; 2],
-    hi: [Vec<F>; 2],
-    shift: u32,
+    /// `eq(g0[..k], ·)`, `eq(g1[..k], ·)`: `min(n, 2^k)` entries each.
+    pub(crate) lo: [Vec<F>; 2],
+    /// `eq(g0[k..], ·)`, `α·eq(g1[k..], ·)`: `⌈n / 2^k⌉` entries each.
+    pub(crate) hi: [Vec<F>; 2],
+    /// `k`.
+    pub(crate) shift: u32,
 }
 
 impl<F: Field> SplitEq2<F> {
@@ -54,7 +57,8 @@ impl<F: Field> SplitEq2<F> {
     }
 
     /// The value at `i < n` (the caller has checked the range).
-    #[cfg(test)]
+    #[cfg(any(test, feature = "prover"))]
+    #[inline]
     pub(crate) fn at(&self, i: usize) -> F {
         let (lo, hi) = (i & ((1 << self.shift) - 1), i >> self.shift);
         self.lo[0][lo] * self.hi[0][hi] + self.lo[1][lo] * self.hi[1][hi]
@@ -230,8 +234,8 @@ mod tests {
         let p = point::<F>(seed, bits);
         let q = point::<F>(seed ^ 0x55, bits);
         let alpha = F::from_u64(seed | 1) * F::from_u64(12_345);
-        let (mut full2, mut tmp) = (Vec::new(), Vec::new());
-        eq2_table(&p, &q, alpha, n, &mut full2, &mut tmp);
+        let mut full2 = Vec::new();
+        eq2_table(&p, &q, alpha, n, &mut full2);
         let split2 = SplitEq2::new(&p, &q, alpha, n);
         for (i, want) in full2.iter().enumerate() {
             assert_eq!(split2.at(i), *want, "n={n} i={i}");

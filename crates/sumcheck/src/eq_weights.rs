@@ -11,63 +11,44 @@
 use longfellow_field::Field;
 
 use crate::circuit::Term;
-use crate::eq::{eq2_factors, eq2_table};
+use crate::eq::eq2_table;
+use crate::eq_split::SplitEq2;
 
 /// `eq(G0, g) + α·eq(G1, g)` for every output wire `g < n`.
 pub(crate) enum EqWeights<F> {
     /// One entry per output wire.
     Dense(Vec<F>),
-    /// Factor tables (see [`Split`]).
+    /// The factor tables (see [`Split`]).
     Split(Split<F>),
 }
 
 impl<F: Field> EqWeights<F> {
     /// The weights for `n` output wires, factored when a full table would
     /// take at least `split_min_bytes`.
-    pub(crate) fn new(
-        g0: &[F],
-        g1: &[F],
-        alpha: F,
-        n: usize,
-        split_min_bytes: usize,
-        tmp: &mut Vec<F>,
-    ) -> Self {
-        let mut out = Vec::new();
+    pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize, split_min_bytes: usize) -> Self {
         if n == 0 || n * size_of::<F>() < split_min_bytes {
-            eq2_table(g0, g1, alpha, n, &mut out, tmp);
+            let mut out = Vec::new();
+            eq2_table(g0, g1, alpha, n, &mut out);
             return Self::Dense(out);
         }
-        let mut factors = Vec::new();
-        let (nlo, k) = eq2_factors(g0, g1, alpha, n, &mut out, &mut factors);
-        let (lo0, rest) = factors.split_at(nlo);
-        let (lo1, rest) = rest.split_at(nlo);
-        let (hi0, hi1) = rest.split_at(n.div_ceil(nlo));
         Self::Split(Split {
-            lo: [lo0.to_vec(), lo1.to_vec()],
-            hi: [hi0.to_vec(), hi1.to_vec()],
-            mask: (1 << k) - 1,
-            k,
+            eq: SplitEq2::new(g0, g1, alpha, n),
             n,
         })
     }
-}
 
-impl<F: Field> EqWeights<F> {
     /// Every weight (borrowed when already a table).
     pub(crate) fn to_dense(&self) -> std::borrow::Cow<'_, [F]> {
         match self {
             Self::Dense(v) => std::borrow::Cow::Borrowed(v),
-            Self::Split(s) => (0..s.n).filter_map(|g| s.weight(g)).collect(),
+            Self::Split(s) => (0..s.n).map(|g| s.eq.at(g)).collect(),
         }
     }
 }
 
-/// `weight(g) = hi0[g >> k]·lo0[g mod 2^k] + hi1α[g >> k]·lo1[g mod 2^k]`.
+/// The [`SplitEq2`] factor tables of `n` output wires' weights.
 pub(crate) struct Split<F> {
-    lo: [Vec<F>; 2],
-    hi: [Vec<F>; 2],
-    mask: usize,
-    k: usize,
+    eq: SplitEq2<F>,
     n: usize,
 }
 
@@ -75,17 +56,10 @@ pub(crate) struct Split<F> {
 pub(crate) trait EqLookup<F>: Sync {
     /// Number of output wires.
     fn len(&self) -> usize;
-    /// The weight of output wire `g`, `None` past the end.
-    fn weight(&self, g: usize) -> Option<F>;
 
     /// `out[i]` = the weight of `terms[i].g`; the first `g` past the end
     /// as the error.
-    fn weights_of(&self, terms: &[Term<F>], out: &mut [F]) -> Result<(), u32> {
-        for (o, t) in out.iter_mut().zip(terms) {
-            *o = self.weight(t.g as usize).ok_or(t.g)?;
-        }
-        Ok(())
-    }
+    fn weights_of(&self, terms: &[Term<F>], out: &mut [F]) -> Result<(), u32>;
 }
 
 impl<F: Field> EqLookup<F> for [F] {
@@ -93,9 +67,12 @@ impl<F: Field> EqLookup<F> for [F] {
     fn len(&self) -> usize {
         <[F]>::len(self)
     }
-    #[inline(always)]
-    fn weight(&self, g: usize) -> Option<F> {
-        self.get(g).copied()
+
+    fn weights_of(&self, terms: &[Term<F>], out: &mut [F]) -> Result<(), u32> {
+        for (o, t) in out.iter_mut().zip(terms) {
+            *o = *self.get(t.g as usize).ok_or(t.g)?;
+        }
+        Ok(())
     }
 }
 
@@ -104,19 +81,13 @@ impl<F: Field> EqLookup<F> for Split<F> {
     fn len(&self) -> usize {
         self.n
     }
-    #[inline(always)]
-    fn weight(&self, g: usize) -> Option<F> {
-        if g >= self.n {
-            return None;
-        }
-        let (lo, hi) = (g & self.mask, g >> self.k);
-        Some(self.hi[0][hi] * self.lo[0][lo] + self.hi[1][hi] * self.lo[1][lo])
-    }
 
     /// Gathers the factors a few dozen terms at a time so that the products
     /// go through the field's slice kernel.
     fn weights_of(&self, terms: &[Term<F>], out: &mut [F]) -> Result<(), u32> {
         const CHUNK: usize = 64;
+        let ([lo0, lo1], [hi0, hi1]) = (&self.eq.lo, &self.eq.hi);
+        let (k, mask) = (self.eq.shift, (1usize << self.eq.shift) - 1);
         let mut b = [F::ZERO; CHUNK];
         let mut c = [F::ZERO; CHUNK];
         let mut d = [F::ZERO; CHUNK];
@@ -127,11 +98,11 @@ impl<F: Field> EqLookup<F> for Split<F> {
                 if g >= self.n {
                     return Err(t.g);
                 }
-                let (lo, hi) = (g & self.mask, g >> self.k);
-                os[i] = self.hi[0][hi];
-                b[i] = self.lo[0][lo];
-                c[i] = self.hi[1][hi];
-                d[i] = self.lo[1][lo];
+                let (lo, hi) = (g & mask, g >> k);
+                os[i] = hi0[hi];
+                b[i] = lo0[lo];
+                c[i] = hi1[hi];
+                d[i] = lo1[lo];
             }
             F::mul_assign_slice(&mut os[..m], &b[..m]);
             F::mul_assign_slice(&mut c[..m], &d[..m]);
@@ -162,16 +133,14 @@ mod tests {
             let g0: Vec<F> = (0..logn).map(|i| mk(3 * i + 7)).collect();
             let g1: Vec<F> = (0..logn).map(|i| mk(5 * i + 11)).collect();
             let alpha = mk(99);
-            let (mut full, mut tmp) = (Vec::new(), Vec::new());
-            eq2_table(&g0, &g1, alpha, n, &mut full, &mut tmp);
-            let EqWeights::Split(split) = EqWeights::new(&g0, &g1, alpha, n, 0, &mut tmp) else {
+            let mut full = Vec::new();
+            eq2_table(&g0, &g1, alpha, n, &mut full);
+            let weights = EqWeights::new(&g0, &g1, alpha, n, 0);
+            assert_eq!(weights.to_dense().as_ref(), full.as_slice(), "n = {n}");
+            let EqWeights::Split(split) = weights else {
                 panic!("a zero threshold splits every table");
             };
             assert_eq!(EqLookup::len(&split), n);
-            for (g, w) in full.iter().enumerate() {
-                assert_eq!(split.weight(g), Some(*w), "n = {n}, g = {g}");
-            }
-            assert_eq!(split.weight(n), None);
             let terms: Vec<Term<F>> = (0..n as u32)
                 .rev()
                 .map(|g| Term {
@@ -191,8 +160,7 @@ mod tests {
                 k: F::ONE,
             }];
             assert_eq!(split.weights_of(&past, &mut batch[..1]), Err(n as u32));
-            let EqWeights::Dense(dense) = EqWeights::new(&g0, &g1, alpha, n, usize::MAX, &mut tmp)
-            else {
+            let EqWeights::Dense(dense) = EqWeights::new(&g0, &g1, alpha, n, usize::MAX) else {
                 panic!("an unreachable threshold keeps the table");
             };
             assert_eq!(dense, full);

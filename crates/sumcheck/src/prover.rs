@@ -416,7 +416,6 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
             alpha,
             shape.layer_nv(l),
             tuning.direct_min_bytes,
-            &mut scratch.qw,
         );
         bind_g(l, &weights, beta, &mut scratch.quad)?;
         drop(weights);

@@ -30,8 +30,8 @@ fn check_eq2<F: Field>(seed: u64, logn: usize, n: usize) {
     let g0: Vec<F> = (0..logn).map(|_| random_element(&mut rng)).collect();
     let g1: Vec<F> = (0..logn).map(|_| random_element(&mut rng)).collect();
     let alpha: F = random_element(&mut rng);
-    let (mut t, mut tmp) = (vec![F::ONE; 3], vec![F::ONE; 5]);
-    eq2_table(&g0, &g1, alpha, n, &mut t, &mut tmp);
+    let mut t = vec![F::ONE; 3];
+    eq2_table(&g0, &g1, alpha, n, &mut t);
     assert_eq!(t.len(), n);
     for (i, v) in t.iter().enumerate() {
         assert_eq!(

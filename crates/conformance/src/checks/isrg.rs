@@ -259,8 +259,8 @@ fn sparse_3d<F: Field>(v: &Value) -> Result<Outcome, CheckError> {
             return Err(CheckError::malformed("bind json", "binding lengths"));
         }
         let nv = 1usize << g0.len();
-        let (mut eqg, mut tmp) = (Vec::new(), Vec::new());
-        eq2_table(&g0, &g1, alpha, nv, &mut eqg, &mut tmp);
+        let mut eqg = Vec::new();
+        eq2_table(&g0, &g1, alpha, nv, &mut eqg);
         let layer = layer_of(&input, nv)?;
         let mut quad = HQuad::new();
         layer.bind_g(&eqg, F::ZERO, &mut quad);
