@@ -67,4 +67,4 @@ pub use quad::{HQuad, PreparedLayer};
 pub use shape::{check_shape, MAX_LOGW};
 pub use statement::{write_statement, BINDING_CAPACITY};
 #[cfg(feature = "prover")]
-pub use wires::{Coded, Tuning, WireArray, WireRead};
+pub use wires::Tuning;

@@ -37,11 +37,6 @@ impl<F: Field> Evaluation<F> {
         self.wires.len()
     }
 
-    /// The stored input array of layer `layer`.
-    pub fn layer(&self, layer: usize) -> Option<&WireArray<F>> {
-        self.wires.get(layer)
-    }
-
     /// The input wires of layer `layer`, dense.
     pub fn wires(&self, layer: usize) -> Option<Cow<'_, [F]>> {
         self.wires.get(layer).map(WireArray::to_dense)
@@ -53,11 +48,6 @@ impl<F: Field> Evaluation<F> {
             .last()
             .map(WireArray::to_dense)
             .unwrap_or(Cow::Borrowed(&[]))
-    }
-
-    /// Bytes the stored wires take.
-    pub fn stored_bytes(&self) -> usize {
-        self.wires.iter().map(WireArray::heap_bytes).sum()
     }
 }
 

@@ -165,7 +165,8 @@ impl<F: Field> WireArray<F> {
     }
 
     /// Bytes held.
-    pub fn heap_bytes(&self) -> usize {
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
         let f = core::mem::size_of::<F>();
         match self {
             Self::Dense(v) => v.len() * f,
