@@ -75,7 +75,7 @@ pub(crate) fn gf_dot_with(a: &[Gf2_128], b: &[Gf2_128], allow_wide: bool) -> Opt
             return Some(Gf2_128(unsafe { x86::dot(a, b) }));
         }
     }
-    let _ = (a, b);
+    let _ = (a, b, allow_wide);
     None
 }
 
@@ -138,7 +138,7 @@ pub(crate) fn gf_axpy_with(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128], allow_w
             return true;
         }
     }
-    let _ = (y, u, x);
+    let _ = (y, u, x, allow_wide);
     false
 }
 
@@ -165,7 +165,7 @@ pub(crate) fn gf_mul_assign_with(x: &mut [Gf2_128], y: &[Gf2_128], allow_wide: b
             return true;
         }
     }
-    let _ = (x, y);
+    let _ = (x, y, allow_wide);
     false
 }
 

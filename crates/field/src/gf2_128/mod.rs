@@ -10,8 +10,14 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 /// An element of GF(2^128): bit i of the `u128` is the coefficient of x^i,
 /// and the wire encoding is that `u128` in little-endian order (circuit
 /// field ID 4). Every 16-byte string is a valid encoding.
+///
+/// `repr(transparent)`: the 512-bit kernels in `arch` read four adjacent
+/// elements as one 64-byte vector, which needs exactly the `u128` layout.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct Gf2_128(pub(crate) u128);
+
+const _: () = assert!(core::mem::size_of::<Gf2_128>() == 16);
 
 impl Gf2_128 {
     /// Number of elements in the subfield basis.
