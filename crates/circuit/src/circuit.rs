@@ -178,9 +178,14 @@ impl<F: Field> Layer<F> {
             .get_or_init(|| crate::span::segment_sums(&self.compact))
     }
 
-    /// Bytes of heap this layer's compact form occupies.
+    /// Bytes of heap this layer's compact form occupies (with the segment
+    /// sums once a prover has asked for them).
     pub fn heap_bytes(&self) -> usize {
         self.compact.heap_bytes()
+            + self
+                .segment_sums
+                .get()
+                .map_or(0, |s| core::mem::size_of_val(&**s))
     }
 
     pub(crate) fn compact(&self) -> &Compact {

@@ -46,12 +46,14 @@ impl TermSpan {
     }
 }
 
-/// Per segment: term count, wrapping delta sums and run openings.
+/// Per segment: term count, wrapping delta sums and run openings. 20
+/// bytes a segment (counts fit `u32`: segment offsets are `u32`), kept
+/// per layer for the circuit's lifetime.
 #[derive(Clone, Debug)]
 pub(crate) struct SegmentSums {
-    len: usize,
+    len: u32,
     sum: [u32; 3],
-    opens: usize,
+    opens: u32,
 }
 
 pub(crate) fn segment_sums(c: &Compact) -> Box<[SegmentSums]> {
@@ -60,16 +62,16 @@ pub(crate) fn segment_sums(c: &Compact) -> Box<[SegmentSums]> {
         .map(|w| {
             let items = &c.seg_items[w[0] as usize..w[1] as usize];
             let mut sum = [0u32; 3];
-            let mut opens = 0;
+            let mut opens = 0u32;
             for &d in items {
                 let d = &c.deltas[d as usize];
                 sum[0] = sum[0].wrapping_add(d.g);
                 sum[1] = sum[1].wrapping_add(d.h0);
                 sum[2] = sum[2].wrapping_add(d.h1);
-                opens += usize::from(d.h0 != 0 || d.h1 != 0);
+                opens += u32::from(d.h0 != 0 || d.h1 != 0);
             }
             SegmentSums {
-                len: items.len(),
+                len: (w[1] - w[0]),
                 sum,
                 opens,
             }
@@ -93,7 +95,10 @@ impl<F: Field> Layer<F> {
             runs: 0,
         };
         for (i, &tok) in c.tokens.iter().enumerate() {
-            if open.terms >= target {
+            let s = &sums[tok as usize];
+            // Cut only in front of a segment with terms, so that no span
+            // is empty and there are at most `parts` of them.
+            if open.terms >= target && s.len > 0 {
                 open.tokens.1 = i;
                 spans.push(open);
                 open = TermSpan {
@@ -103,9 +108,8 @@ impl<F: Field> Layer<F> {
                     runs: 0,
                 };
             }
-            let s = &sums[tok as usize];
-            open.terms += s.len;
-            open.runs += s.opens;
+            open.terms += s.len as usize;
+            open.runs += s.opens as usize;
             for (x, d) in state.iter_mut().zip(s.sum) {
                 *x = x.wrapping_add(d);
             }
