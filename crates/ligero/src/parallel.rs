@@ -6,21 +6,27 @@
 #[cfg(feature = "prover")]
 use longfellow_reed_solomon::RsEncoder;
 
-/// Extends every `n`-element row of `rows` in place.
+/// Extends every `n`-element row of `rows` in place, row `i` with
+/// `encoder_of(i)`.
 #[cfg(feature = "prover")]
-pub(crate) fn extend_rows<F, E>(encoder: &E, rows: &mut [F], n: usize)
-where
+pub(crate) fn extend_rows<'e, F, E>(
+    rows: &mut [F],
+    n: usize,
+    encoder_of: impl Fn(usize) -> &'e E + Sync,
+) where
     F: Send,
-    E: RsEncoder<F> + Sync,
+    E: RsEncoder<F> + Sync + 'e,
 {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        rows.par_chunks_mut(n).for_each(|row| encoder.extend(row));
+        rows.par_chunks_mut(n)
+            .enumerate()
+            .for_each(|(i, row)| encoder_of(i).extend(row));
     }
     #[cfg(not(feature = "parallel"))]
-    for row in rows.chunks_mut(n) {
-        encoder.extend(row);
+    for (i, row) in rows.chunks_mut(n).enumerate() {
+        encoder_of(i).extend(row);
     }
 }
 

@@ -12,7 +12,7 @@ use crate::parallel::{extend_rows, map_indices};
 use crate::params::{LigeroParams, IDOT, ILDT, IQUAD, IW};
 use crate::proof::LigeroProof;
 use crate::LigeroCommitment;
-use columns::KeptRows;
+use columns::{Encoders, KeptRows};
 use longfellow_field::Field;
 use longfellow_merkle::MerkleTree;
 use longfellow_random::{fill_elements, fill_subfield_elements};
@@ -91,17 +91,12 @@ where
                 return Err(LigeroError::QuadraticUnsatisfied { index });
             }
         }
-        let block_encoder = F::rs_encoder(p.block, p.block_enc)?;
-        let dblock_encoder = F::rs_encoder(p.dblock, p.block_enc)?;
+        let encoders = Encoders::<F>::new(p)?;
 
         let mut tableau = vec![F::ZERO; p.nrow * p.block_enc];
         fill_messages(p, &mut tableau, witness, subfield_boundary, quad, rng);
 
-        let (blinding, rest) = tableau.split_at_mut(IW * p.block_enc);
-        let (ldt_row, dot_quad_rows) = blinding.split_at_mut(p.block_enc);
-        extend_rows(&block_encoder, ldt_row, p.block_enc);
-        extend_rows(&dblock_encoder, dot_quad_rows, p.block_enc);
-        extend_rows(&block_encoder, rest, p.block_enc);
+        extend_rows(&mut tableau, p.block_enc, |i| encoders.for_row(p, i).0);
 
         Self::seal(p, tableau, quad, rng, KeptRows::after_commit)
     }

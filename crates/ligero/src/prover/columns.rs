@@ -123,29 +123,35 @@ where
     }
 }
 
-/// The two row encoders `commit` uses.
-struct Encoders<F: RsField> {
+/// The two row encoders of the tableau, and which row uses which: the one
+/// place that rule lives, for the commitment and for re-encoding.
+pub(crate) struct Encoders<F: RsField> {
     block: F::Encoder,
     dblock: F::Encoder,
 }
 
 impl<F: RsField> Encoders<F> {
-    fn new(p: &LigeroParams) -> Result<Self, LigeroError> {
+    pub(crate) fn new(p: &LigeroParams) -> Result<Self, LigeroError> {
         Ok(Self {
             block: F::rs_encoder(p.block, p.block_enc)?,
             dblock: F::rs_encoder(p.dblock, p.block_enc)?,
         })
     }
 
-    /// Writes row `i`'s encoding into `out` (`block_enc` entries) from its
-    /// prefix, as `commit` encoded it: the dot and quadratic blinding rows
-    /// from a whole double block, every other row from one block.
-    fn encode(&self, p: &LigeroParams, i: usize, prefix: &[F], out: &mut [F]) {
-        let (encoder, message) = if i == IDOT || i == IQUAD {
+    /// Row `i`'s encoder and message length: the dot and quadratic blinding
+    /// rows extend a whole double block, every other row one block.
+    pub(crate) fn for_row(&self, p: &LigeroParams, i: usize) -> (&F::Encoder, usize) {
+        if i == IDOT || i == IQUAD {
             (&self.dblock, p.dblock)
         } else {
             (&self.block, p.block)
-        };
+        }
+    }
+
+    /// Writes row `i`'s encoding into `out` (`block_enc` entries) from its
+    /// prefix, as `commit` encoded it.
+    fn encode(&self, p: &LigeroParams, i: usize, prefix: &[F], out: &mut [F]) {
+        let (encoder, message) = self.for_row(p, i);
         out[..message].copy_from_slice(&prefix[..message]);
         encoder.extend(out);
     }
