@@ -94,6 +94,17 @@ pub(crate) fn read_lfc2<F: Field>(
         let mut seg_items = Vec::new();
         for _ in 0..nseg {
             let len = count(inp, "segment length")? as usize;
+            // An empty segment adds no term but costs per-segment memory
+            // downstream (offsets, span sums); bounding segments by the
+            // delta entries they hold keeps that memory proportional to the
+            // terms. Encoders (ours and Google's) never write one.
+            if len == 0 {
+                return Err(CircuitError::Invalid {
+                    what: "segment length",
+                    value: 0,
+                    why: "segments must hold at least one term",
+                });
+            }
             if (seg_items.len() + len) as u64 > MAX_TABLE {
                 return Err(CircuitError::TooLarge {
                     what: "segment entries in a layer",

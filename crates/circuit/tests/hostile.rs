@@ -135,6 +135,12 @@ mod enc {
     /// LFC2 with every term its own delta, one segment per term and tokens
     /// in order (valid, if not compact).
     pub fn lfc2(c: &Circuit) -> Vec<u8> {
+        lfc2_with_empty_segments(c, 0)
+    }
+
+    /// [`lfc2`] with `empty` zero-length segments appended to each layer's
+    /// segment table (no token names them).
+    pub fn lfc2_with_empty_segments(c: &Circuit, empty: u32) -> Vec<u8> {
         let mut o = b"LFC2".to_vec();
         for v in [4, c.nv, 1, c.npub, c.sfb, c.ninputs, c.layers.len() as u32] {
             uleb(&mut o, v);
@@ -156,10 +162,13 @@ mod enc {
                 uleb(&mut o, k);
                 prev = (g, h0, h1);
             }
-            uleb(&mut o, n);
+            uleb(&mut o, n + empty);
             for i in 0..n {
                 uleb(&mut o, 1);
                 uleb(&mut o, i);
+            }
+            for _ in 0..empty {
+                uleb(&mut o, 0);
             }
             uleb(&mut o, n);
             for i in 0..n {
@@ -352,6 +361,21 @@ fn lfc2_malformations_give_the_right_errors() {
         expect_err(decode_lfc2::<Gf2_128>(&b)),
         CircuitError::IndexOutOfRange {
             what: "segment",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn lfc2_empty_segments_are_rejected() {
+    // Each would cost one input byte but per-segment memory in the prover.
+    let c = enc::sample();
+    let b = enc::lfc2_with_empty_segments(&c, 1);
+    assert!(matches!(
+        expect_err(decode_lfc2::<Gf2_128>(&b)),
+        CircuitError::Invalid {
+            what: "segment length",
+            value: 0,
             ..
         }
     ));
