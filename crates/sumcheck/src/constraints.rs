@@ -238,8 +238,11 @@ struct TermPass<'a, F> {
     beta: F,
     eh: &'a PairEq<F>,
     levels: usize,
-    /// `acc[0]` sums the current run; `acc[j + 1]` the level-`j` factors
-    /// of completed runs whose level `≥ j + 1` digits are the current ones.
+    /// The current run's sum, apart from `acc` so that it stays in a
+    /// register through the run.
+    run: F,
+    /// `acc[j]` sums the level-`j` factors of completed runs whose level
+    /// `≥ j + 1` digits are the current ones (`acc[levels]`: the total).
     acc: [F; MAX_LEVELS + 1],
     /// The current run's wires; initially any pair in range, with an empty
     /// sum.
@@ -256,6 +259,7 @@ impl<'a, F: Field> TermPass<'a, F> {
             beta,
             eh,
             levels: eh.levels(),
+            run: F::ZERO,
             acc: [F::ZERO; MAX_LEVELS + 1],
             cur: (0, 0),
             bad: None,
@@ -276,15 +280,11 @@ impl<'a, F: Field> TermPass<'a, F> {
             // initial pair flushes zeros).
             let x = (c0 ^ h0) | (c1 ^ h1);
             let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
-            let acc = &mut self.acc;
-            for j in 0..=top.min(self.levels - 1) {
-                acc[j + 1] += acc[j] * self.eh.factor(j, c0, c1);
-                acc[j] = F::ZERO;
-            }
+            self.flush(top.min(self.levels - 1), c0, c1);
             self.cur = (h0, h1);
         }
         let e = eg(g);
-        self.acc[0] += if t.k == F::ONE {
+        self.run += if t.k == F::ONE {
             e
         } else if t.k == F::ZERO {
             self.beta * e
@@ -293,12 +293,23 @@ impl<'a, F: Field> TermPass<'a, F> {
         };
     }
 
+    /// Closes the run of `(c0, c1)` and the partial sums of levels
+    /// `1..=top`, each multiplied by its level's factor into the level above.
+    #[inline]
+    fn flush(&mut self, top: usize, c0: u32, c1: u32) {
+        let mut carry = self.run * self.eh.factor(0, c0, c1);
+        self.run = F::ZERO;
+        for j in 1..=top {
+            carry = (self.acc[j] + carry) * self.eh.factor(j, c0, c1);
+            self.acc[j] = F::ZERO;
+        }
+        self.acc[top + 1] += carry;
+    }
+
     /// The sum, or the first out-of-range wire.
     fn finish(mut self) -> Result<F, SumcheckError> {
         let (c0, c1) = self.cur;
-        for j in 0..self.levels {
-            self.acc[j + 1] += self.acc[j] * self.eh.factor(j, c0, c1);
-        }
+        self.flush(self.levels - 1, c0, c1);
         match self.bad {
             Some(value) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,

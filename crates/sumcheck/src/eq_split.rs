@@ -117,19 +117,29 @@ impl<F: Field> EqRowCache<F> {
     }
 
     /// The value of `eq` at `i < n` (the caller has checked the range).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(&mut self, eq: &SplitEq2<F>, i: usize) -> F {
         let row = i >> eq.shift;
         let slot = row & self.slot_mask;
         let start = slot * self.width;
         if self.tags[slot] != row as u32 {
-            self.tags[slot] = row as u32;
-            let line = &mut self.rows[start..start + self.width];
-            line.fill(F::ZERO);
-            F::axpy(line, eq.hi[0][row], &eq.lo[0]);
-            F::axpy(line, eq.hi[1][row], &eq.lo[1]);
+            self.fill(eq, slot, row);
         }
         self.rows[start + (i & (self.width - 1))]
+    }
+
+    /// Computes row `row` into `slot`. Out of line: rows change rarely (the
+    /// files' terms keep output wires local), so the caller's loop stays
+    /// small and its accumulators stay in registers.
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, eq: &SplitEq2<F>, slot: usize, row: usize) {
+        self.tags[slot] = row as u32;
+        let start = slot * self.width;
+        let line = &mut self.rows[start..start + self.width];
+        line.fill(F::ZERO);
+        F::axpy(line, eq.hi[0][row], &eq.lo[0]);
+        F::axpy(line, eq.hi[1][row], &eq.lo[1]);
     }
 }
 
