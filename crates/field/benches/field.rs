@@ -14,6 +14,42 @@ fn bench_fp256(c: &mut Criterion) {
     c.bench_function("fp256/mul", |bench| {
         bench.iter(|| black_box(a) * black_box(b))
     });
+    // The dispatched product above against the portable code it replaces
+    // on CPUs with BMI2/ADX, and the generic CIOS product of other fields.
+    c.bench_function("fp256/mul_portable", |bench| {
+        bench.iter(|| black_box(a).mul_portable(black_box(b)))
+    });
+    c.bench_function("fp256/mul_generic", |bench| {
+        bench.iter(|| black_box(a).mul_generic(black_box(b)))
+    });
+    c.bench_function("fp256/square", |bench| bench.iter(|| black_box(a).square()));
+    // Dependent chains: each product waits for the previous one (latency),
+    // as in exponentiation and the addition-chain inverse.
+    c.bench_function("fp256/mul_chain64", |bench| {
+        bench.iter(|| {
+            let mut x = black_box(a);
+            for _ in 0..64 {
+                x *= b;
+            }
+            x
+        })
+    });
+    c.bench_function("fp256/square_chain64", |bench| {
+        bench.iter(|| {
+            let mut x = black_box(a);
+            for _ in 0..64 {
+                x = x.square();
+            }
+            x
+        })
+    });
+    // Independent products over a slice (throughput), as in sumcheck
+    // tables and the Reed–Solomon FFT.
+    let xs: Vec<Fp256> = (0..461u32).map(|i| fp256_sample((i * 37) as u8)).collect();
+    let mut ys = xs.clone();
+    c.bench_function("fp256/mul_assign_slice461", |bench| {
+        bench.iter(|| Fp256::mul_assign_slice(black_box(&mut ys), black_box(&xs)))
+    });
     c.bench_function("fp256/add", |bench| {
         bench.iter(|| black_box(a) + black_box(b))
     });
@@ -94,6 +130,10 @@ fn bench_all_kernels(c: &mut Criterion) {
             .map(|i| Gf2_128::from_u128(i * 0x1234_5678_9abc_def1))
             .collect();
         bench.iter(|| Gf2_128::dot_portable(black_box(&a), black_box(&a)))
+    });
+    c.bench_function("fp256/dot461_portable", |bench| {
+        let a: Vec<Fp256> = (0..461u64).map(Fp256::from_u64).collect();
+        bench.iter(|| Fp256::dot_portable(black_box(&a), black_box(&a)))
     });
     bench_kernels(c, "fp256", |i| {
         let mut bytes = [0u8; 32];

@@ -1,5 +1,6 @@
 //! The P-256 base field, used by the signature circuit.
 
+use crate::arch::P256Asm;
 use crate::limbs::{adc, double_mod, mac, select_n, sub_n};
 use crate::prime::prime_field;
 
@@ -9,7 +10,8 @@ prime_field!(
     Fp256,
     limbs = 4,
     modulus = P,
-    field_id = 1
+    field_id = 1,
+    square = Self::mont_square
 );
 
 /// 2^320 mod p: the Montgomery residue of 2^64, which turns S·2⁻³²⁰ into
@@ -66,9 +68,49 @@ impl Fp256 {
     /// S·2⁻³²⁰ < 2^256 + p; two conditional subtractions make it < p, and
     /// one product with 2^320 mod p in Montgomery form restores S·2⁻²⁵⁶.
     fn dot_impl(a: &[Self], b: &[Self]) -> Self {
+        match P256Asm::detect() {
+            Some(asm) => Self::dot_with(a, b, |x, y| asm.wide_mul(x, y)),
+            None => Self::dot_with(a, b, Self::wide_mul),
+        }
+    }
+
+    /// [`Field::dot`] without the assembly. Exposed so tests and benchmarks
+    /// can compare it against the dispatched path.
+    #[doc(hidden)]
+    pub fn dot_portable(a: &[Self], b: &[Self]) -> Self {
+        Self::dot_with(a, b, Self::wide_mul)
+    }
+
+    /// Product computed by the portable Rust code, never the assembly.
+    /// Exposed so tests and benchmarks can compare it against `*`.
+    #[doc(hidden)]
+    pub fn mul_portable(self, rhs: Self) -> Self {
+        Self(Self::mont_mul_portable(&self.0, &rhs.0))
+    }
+
+    /// Product computed by the generic N-limb CIOS Montgomery code shared
+    /// with the other prime fields: the reference for tests and benchmarks.
+    #[doc(hidden)]
+    pub fn mul_generic(self, rhs: Self) -> Self {
+        Self(Self::MODULUS.mul(&self.0, &rhs.0))
+    }
+
+    /// Whether products run the x86_64 BMI2/ADX assembly on this CPU.
+    #[doc(hidden)]
+    pub fn uses_asm_mul() -> bool {
+        P256Asm::detect().is_some()
+    }
+
+    /// The body of [`Self::dot_impl`], with the 512-bit product supplied.
+    #[inline(always)]
+    fn dot_with(
+        a: &[Self],
+        b: &[Self],
+        wide_mul: impl Fn(&[u64; 4], &[u64; 4]) -> [u64; 8],
+    ) -> Self {
         let mut acc = [0u64; 9];
         for (x, y) in a.iter().zip(b) {
-            let w = Self::wide_mul(&x.0, &y.0);
+            let w = wide_mul(&x.0, &y.0);
             let mut carry = 0;
             for (s, &wi) in acc.iter_mut().zip(&w) {
                 let (v, c) = adc(*s, wi, carry);
@@ -123,6 +165,28 @@ impl Fp256 {
         w
     }
 
+    /// Montgomery product `a·b·2⁻²⁵⁶ mod p` of reduced inputs, fully
+    /// reduced: the x86_64 assembly when the CPU has BMI2 and ADX, else the
+    /// portable code. Both return the same limbs (tested against each other
+    /// and against the generic CIOS product).
+    #[inline(always)]
+    fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        match P256Asm::detect() {
+            Some(asm) => asm.mont_mul(a, b),
+            None => Self::mont_mul_portable(a, b),
+        }
+    }
+
+    /// Montgomery square `a²·2⁻²⁵⁶ mod p` (equal to `mont_mul(a, a)`): ten
+    /// word products instead of sixteen in the assembly.
+    #[inline(always)]
+    fn mont_square(a: &[u64; 4]) -> [u64; 4] {
+        match P256Asm::detect() {
+            Some(asm) => asm.mont_square(a),
+            None => Self::mont_mul_portable(a, a),
+        }
+    }
+
     /// Montgomery product specialised to the shape of p (constant time).
     ///
     /// The 16 word products are independent (good for the pipeline); then
@@ -135,8 +199,12 @@ impl Fp256 {
     /// into limb 1 and `m >> 32` into limb 2; limb 2 of p is zero; only
     /// m·p₃ needs a real multiplication: 16 + 4 multiplications in all
     /// instead of 32.
-    #[inline(always)]
-    fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    ///
+    /// On x86_64 this is the fallback for CPUs without BMI2/ADX, kept out
+    /// of line so that every product site inlines only the assembly.
+    #[cfg_attr(target_arch = "x86_64", inline(never), cold)]
+    #[cfg_attr(not(target_arch = "x86_64"), inline(always))]
+    fn mont_mul_portable(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         let w = Self::wide_mul(a, b);
         // (low + M·p)/2^256 ≤ p, one word of M at a time with m = t₀.
         let mut t = [w[0], w[1], w[2], w[3]];
@@ -154,49 +222,5 @@ impl Fp256 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    #[test]
-    fn addition_chain_matches_square_and_multiply() {
-        let mut s = 0x0f1e_2d3c_4b5a_6978;
-        for _ in 0..200 {
-            let a = Fp256([0; 4].map(|_: u64| xorshift(&mut s)));
-            if Fp256::MODULUS.is_reduced(&a.0) == 0 {
-                continue;
-            }
-            assert_eq!(a.fermat_inverse(), a.pow_p_minus_2());
-        }
-        assert_eq!(Fp256::default().fermat_inverse(), Fp256::default());
-    }
-
-    /// The specialised product equals the generic CIOS product on reduced
-    /// inputs, including the extremes.
-    #[test]
-    fn special_mul_matches_generic_cios() {
-        let pm1 = [P[0] - 1, P[1], P[2], P[3]];
-        let mut cases = vec![([0u64; 4], pm1), (pm1, pm1), (Fp256::MODULUS.r, pm1)];
-        let mut s = 0x1357_9bdf_2468_ace0;
-        while cases.len() < 50_000 {
-            let a = [0; 4].map(|_: u64| xorshift(&mut s));
-            let b = [0; 4].map(|_: u64| xorshift(&mut s));
-            if Fp256::MODULUS.is_reduced(&a) == 1 && Fp256::MODULUS.is_reduced(&b) == 1 {
-                cases.push((a, b));
-            }
-        }
-        for (a, b) in cases {
-            assert_eq!(
-                Fp256::mont_mul(&a, &b),
-                Fp256::MODULUS.mul(&a, &b),
-                "{a:x?} {b:x?}"
-            );
-        }
-    }
-}
+#[path = "fp256_tests.rs"]
+mod tests;

@@ -10,6 +10,25 @@ macro_rules! prime_field {
         $(#[$meta:meta])*
         $name:ident, limbs = $n:literal, modulus = $p:expr, field_id = $id:literal
     ) => {
+        $crate::prime::prime_field!(
+            $(#[$meta])*
+            $name, limbs = $n, modulus = $p, field_id = $id, square = Self::mont_mul_self
+        );
+
+        impl $name {
+            /// Squaring as the general product, for fields without a
+            /// dedicated Montgomery square.
+            #[inline(always)]
+            fn mont_mul_self(a: &[u64; $n]) -> [u64; $n] {
+                Self::mont_mul(a, a)
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        $name:ident, limbs = $n:literal, modulus = $p:expr, field_id = $id:literal,
+        square = $square:path
+    ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $name([u64; $n]);
@@ -45,9 +64,14 @@ macro_rules! prime_field {
             #[allow(dead_code)]
             fn square_times(mut self, k: u32) -> Self {
                 for _ in 0..k {
-                    self = self.mul_elt(&self);
+                    self = self.square_elt();
                 }
                 self
+            }
+
+            #[inline(always)]
+            fn square_elt(&self) -> Self {
+                Self($square(&self.0))
             }
 
             #[inline(always)]
@@ -166,6 +190,11 @@ macro_rules! prime_field {
                 limbs[0] = n;
                 // Every modulus here exceeds 2^64, so n is already reduced.
                 Self(Self::MODULUS.to_mont(&limbs))
+            }
+
+            #[inline(always)]
+            fn square(&self) -> Self {
+                self.square_elt()
             }
 
             fn dot(a: &[Self], b: &[Self]) -> Self {
