@@ -758,6 +758,94 @@ impl P256Asm {
     }
 }
 
+/// `(a + b) mod p` for reduced P-256 inputs, in baseline x86_64
+/// instructions (no detection needed): the sum with its carry, a copy minus
+/// p, and CMOV of the copy unless the subtraction borrowed.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn p256_add(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    let [s0, s1, s2, s3] = *b;
+    // SAFETY: register-only arithmetic on the declared operands, using
+    // instructions every x86_64 CPU has.
+    unsafe {
+        core::arch::asm!(
+            "xor {c:e}, {c:e}",
+            "add {r0}, {s0}",
+            "adc {r1}, {s1}",
+            "adc {r2}, {s2}",
+            "adc {r3}, {s3}",
+            "adc {c}, 0",
+            "mov {s0}, {r0}",
+            "mov {s1}, {r1}",
+            "mov {s2}, {r2}",
+            "mov {s3}, {r3}",
+            "sub {s0}, -1",
+            "sbb {s1}, {p1}",
+            "sbb {s2}, 0",
+            "sbb {s3}, {p3}",
+            "sbb {c}, 0",
+            "cmovnc {r0}, {s0}",
+            "cmovnc {r1}, {s1}",
+            "cmovnc {r2}, {s2}",
+            "cmovnc {r3}, {s3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            s0 = inout(reg) s0 => _,
+            s1 = inout(reg) s1 => _,
+            s2 = inout(reg) s2 => _,
+            s3 = inout(reg) s3 => _,
+            c = out(reg) _,
+            p1 = in(reg) 0xffff_ffffu64,
+            p3 = in(reg) 0xffff_ffff_0000_0001u64,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `(a − b) mod p` for reduced P-256 inputs, in baseline x86_64
+/// instructions: the difference, then p masked by the borrow added back.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn p256_sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    let [s0, s1, s2, s3] = *b;
+    // SAFETY: register-only arithmetic on the declared operands, using
+    // instructions every x86_64 CPU has.
+    unsafe {
+        core::arch::asm!(
+            "sub {r0}, {s0}",
+            "sbb {r1}, {s1}",
+            "sbb {r2}, {s2}",
+            "sbb {r3}, {s3}",
+            // m = all ones on borrow. p & m = (m, m mod 2^32, 0, p3 & m),
+            // and p3 = −(2^32 − 1) mod 2^64, so p3 & m = −(m mod 2^32).
+            "sbb {m}, {m}",
+            "mov {s1:e}, {m:e}",
+            "mov {s3}, {s1}",
+            "neg {s3}",
+            "add {r0}, {m}",
+            "adc {r1}, {s1}",
+            "adc {r2}, 0",
+            "adc {r3}, {s3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            s0 = in(reg) s0,
+            s1 = inout(reg) s1 => _,
+            s2 = in(reg) s2,
+            s3 = inout(reg) s3 => _,
+            m = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
 /// Run-time detection of BMI2 (MULX) and ADX (ADCX/ADOX), cached like
 /// [`detect`]; builds that already target such CPUs skip it.
 #[cfg(target_arch = "x86_64")]

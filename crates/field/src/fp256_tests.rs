@@ -1,5 +1,6 @@
-//! The P-256 products (dispatched, portable, assembly, square, dot) against
-//! the generic CIOS Montgomery product shared with the other prime fields.
+//! The P-256 routines (dispatched, portable and assembly products, square,
+//! dot, addition, subtraction, negation) against the generic `Modulus` code
+//! shared with the other prime fields (the CIOS product for products).
 
 use super::*;
 use crate::Field;
@@ -174,4 +175,33 @@ fn assembly_is_used_where_available() {
     );
     #[cfg(not(target_arch = "x86_64"))]
     assert!(!Fp256::uses_asm_mul());
+}
+
+fn check_add_sub_neg(a: &[u64; 4], b: &[u64; 4]) {
+    let m = &Fp256::MODULUS;
+    assert_eq!(Fp256::add_limbs(a, b), m.add(a, b), "add {a:x?} {b:x?}");
+    assert_eq!(Fp256::sub_limbs(a, b), m.sub(a, b), "sub {a:x?} {b:x?}");
+    assert_eq!(Fp256::neg_limbs(a), m.neg(a), "neg {a:x?}");
+    assert_eq!(Fp256(*a) + Fp256(*b), Fp256(m.add(a, b)));
+    assert_eq!(Fp256(*a) - Fp256(*b), Fp256(m.sub(a, b)));
+    assert_eq!(-Fp256(*a), Fp256(m.neg(a)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn add_sub_neg_match_generic(a in reduced(), b in reduced()) {
+        check_add_sub_neg(&a, &b);
+    }
+}
+
+#[test]
+fn edge_add_sub_neg_match_generic() {
+    let edges = edge_values();
+    for a in &edges {
+        for b in &edges {
+            check_add_sub_neg(a, b);
+        }
+    }
 }

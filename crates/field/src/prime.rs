@@ -12,22 +12,43 @@ macro_rules! prime_field {
     ) => {
         $crate::prime::prime_field!(
             $(#[$meta])*
-            $name, limbs = $n, modulus = $p, field_id = $id, square = Self::mont_mul_self
+            $name, limbs = $n, modulus = $p, field_id = $id,
+            square = Self::mont_mul_self,
+            add = Self::generic_add,
+            sub = Self::generic_sub,
+            neg = Self::generic_neg
         );
 
+        // The generic routines, for fields without specialised ones.
         impl $name {
-            /// Squaring as the general product, for fields without a
-            /// dedicated Montgomery square.
             #[inline(always)]
             fn mont_mul_self(a: &[u64; $n]) -> [u64; $n] {
                 Self::mont_mul(a, a)
             }
+
+            #[inline(always)]
+            fn generic_add(a: &[u64; $n], b: &[u64; $n]) -> [u64; $n] {
+                Self::MODULUS.add(a, b)
+            }
+
+            #[inline(always)]
+            fn generic_sub(a: &[u64; $n], b: &[u64; $n]) -> [u64; $n] {
+                Self::MODULUS.sub(a, b)
+            }
+
+            #[inline(always)]
+            fn generic_neg(a: &[u64; $n]) -> [u64; $n] {
+                Self::MODULUS.neg(a)
+            }
         }
     };
+    // With the limb routines named: `square(a)`, `add(a, b)`, `sub(a, b)`
+    // and `neg(a)` on reduced Montgomery residues, each returning exactly
+    // what the generic `Modulus` routine (or `mont_mul(a, a)`) would.
     (
         $(#[$meta:meta])*
         $name:ident, limbs = $n:literal, modulus = $p:expr, field_id = $id:literal,
-        square = $square:path
+        square = $square:path, add = $add:path, sub = $sub:path, neg = $neg:path
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -76,12 +97,12 @@ macro_rules! prime_field {
 
             #[inline(always)]
             fn add_elt(&self, rhs: &Self) -> Self {
-                Self(Self::MODULUS.add(&self.0, &rhs.0))
+                Self($add(&self.0, &rhs.0))
             }
 
             #[inline(always)]
             fn sub_elt(&self, rhs: &Self) -> Self {
-                Self(Self::MODULUS.sub(&self.0, &rhs.0))
+                Self($sub(&self.0, &rhs.0))
             }
 
             #[inline(always)]
@@ -91,7 +112,7 @@ macro_rules! prime_field {
 
             #[inline(always)]
             fn neg_elt(&self) -> Self {
-                Self(Self::MODULUS.neg(&self.0))
+                Self($neg(&self.0))
             }
         }
 
