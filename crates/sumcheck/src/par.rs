@@ -54,6 +54,23 @@ where
     f(0..n)
 }
 
+/// Runs `a` and `b`, on two threads when the pool has them.
+pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if threads() > 1 {
+            return rayon::join(a, b);
+        }
+    }
+    (a(), b())
+}
+
 /// Number of worker threads the parallel paths may use.
 pub fn threads() -> usize {
     #[cfg(feature = "parallel")]

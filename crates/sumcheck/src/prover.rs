@@ -11,7 +11,7 @@ use crate::eq::log2_ceil;
 use crate::eq_weights::EqWeights;
 use crate::error::SumcheckError;
 use crate::pad::Pad;
-use crate::par::Scatter;
+use crate::par::{self, Scatter};
 use crate::poly::{Lagrange, RoundPoly};
 use crate::proof::{LayerProof, SumcheckProof};
 use crate::quad::{HQuad, PreparedLayer};
@@ -159,7 +159,7 @@ impl<F: Field> Prover<F> {
 
 /// Computes every wire value of `circuit` from `inputs`, streaming each
 /// layer's terms from the circuit (nothing prepared, nothing expanded).
-pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
+pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     inputs: &[F],
 ) -> Result<Evaluation<F>, SumcheckError> {
@@ -168,7 +168,7 @@ pub fn evaluate_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
 
 /// [`evaluate_streaming`] taking the inputs by value: they become the
 /// stored input layer instead of being copied.
-pub fn evaluate_streaming_owned<F: Field, C: LayeredCircuit<F> + ?Sized>(
+pub fn evaluate_streaming_owned<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     inputs: Vec<F>,
 ) -> Result<Evaluation<F>, SumcheckError> {
@@ -177,7 +177,7 @@ pub fn evaluate_streaming_owned<F: Field, C: LayeredCircuit<F> + ?Sized>(
 
 /// [`evaluate_streaming`] with explicit storage thresholds (for tests).
 #[doc(hidden)]
-pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
+pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     inputs: Vec<F>,
     tuning: &Tuning,
@@ -195,39 +195,63 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut current = inputs;
     let mut scatter = Scatter::new();
     for l in (0..nl).rev() {
-        let nv = circuit.layer_nv(l);
-        let mut out = vec![F::ZERO; nv];
-        match parallel_spans(circuit, l) {
-            // Each span adds into its own accumulator (the scatter targets
-            // are arbitrary output wires); the accumulators are summed.
-            Some(spans) => {
-                let input = &current;
-                let results = scatter.run_parts(spans.len(), &mut out, |i, acc| {
-                    let mut run = LayerEval::new(l, input);
-                    circuit.for_each_term_block_in(l, &spans[i], &mut |block| {
-                        run.block(block, acc);
-                    });
-                    run.err
-                });
-                if let Some(e) = results.into_iter().flatten().next() {
-                    return Err(e);
-                }
-            }
-            None => {
-                let mut run = LayerEval::new(l, &current);
-                circuit.for_each_term_block(l, &mut |block| run.block(block, &mut out));
-                if let Some(e) = run.err {
-                    return Err(e);
-                }
-            }
-        }
-        // The layer's inputs wait, stored compactly, until its sumcheck.
-        wires[l] = WireArray::compress_tuned(core::mem::replace(&mut current, out), tuning);
+        // The layer's inputs wait, stored compactly, until its sumcheck;
+        // their coding (a read-only pass) runs beside the evaluation.
+        let input = &current;
+        let (out, coding) = par::join(
+            || evaluate_layer(circuit, l, input, &mut scatter),
+            || WireArray::coding_of(input, tuning),
+        );
+        let out = out?;
+        wires[l] = WireArray::with_coding(core::mem::replace(&mut current, out), coding);
     }
     Ok(Evaluation {
         wires,
         outputs: current,
     })
+}
+
+/// Layer `l`'s outputs from its inputs `input`.
+fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    l: usize,
+    input: &[F],
+    scatter: &mut Scatter<F>,
+) -> Result<Vec<F>, SumcheckError> {
+    let mut out = vec![F::ZERO; circuit.layer_nv(l)];
+    match parallel_spans(circuit, l) {
+        // Each span adds into its own accumulator (the scatter targets
+        // are arbitrary output wires); the accumulators are summed.
+        Some(spans) => {
+            let results = scatter.run_parts(spans.len(), &mut out, |i, acc| {
+                let mut run = LayerEval::new(l, input);
+                circuit.for_each_term_block_in(l, &spans[i], &mut |block| {
+                    run.block(block, acc);
+                });
+                run.err
+            });
+            if let Some(e) = results.into_iter().flatten().next() {
+                return Err(e);
+            }
+        }
+        // One thread: the decoder inlines the per-term step (no blocks of
+        // terms written out and read back).
+        None => {
+            let mut last = None;
+            let mut err = None;
+            circuit.visit_terms(l, |t| {
+                if err.is_none() {
+                    if let Err(e) = evaluate_term(l, &t, input, &mut out, &mut last) {
+                        err = Some(e);
+                    }
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// One pass of a layer's evaluation over consecutive blocks of its terms.
@@ -269,39 +293,52 @@ fn evaluate_block<F: Field>(
     out: &mut [F],
     last: &mut Option<([u32; 2], F)>,
 ) -> Result<(), SumcheckError> {
-    let (nv, nw) = (out.len(), input.len());
     for t in block {
-        let pair = [t.h0, t.h1];
-        let prod = match *last {
-            Some((p, prod)) if p == pair => prod,
-            _ => match (input.get(t.h0 as usize), input.get(t.h1 as usize)) {
-                (Some(&a), Some(&b)) => {
-                    let prod = a * b;
-                    *last = Some((pair, prod));
-                    prod
-                }
-                _ => return Err(bad_index(layer, t, nv, nw)),
-            },
-        };
-        let Some(slot) = out.get_mut(t.g as usize) else {
-            return Err(bad_index(layer, t, nv, nw));
-        };
-        // Constants are public, so plain comparisons (no constant-time
-        // `is_zero`, which costs an opaque call per term) pick the case;
-        // the wire product is only tested in constant time.
-        if t.k == F::ONE {
-            *slot += prod;
-        } else if t.k == F::ZERO {
-            if !bool::from(prod.is_zero()) {
-                return Err(SumcheckError::AssertionFailed {
-                    layer,
-                    h0: t.h0,
-                    h1: t.h1,
-                });
+        evaluate_term(layer, t, input, out, last)?;
+    }
+    Ok(())
+}
+
+/// Adds term `t`'s contribution to `out` (see [`evaluate_block`]).
+#[inline(always)]
+fn evaluate_term<F: Field>(
+    layer: usize,
+    t: &Term<F>,
+    input: &[F],
+    out: &mut [F],
+    last: &mut Option<([u32; 2], F)>,
+) -> Result<(), SumcheckError> {
+    let (nv, nw) = (out.len(), input.len());
+    let pair = [t.h0, t.h1];
+    let prod = match *last {
+        Some((p, prod)) if p == pair => prod,
+        _ => match (input.get(t.h0 as usize), input.get(t.h1 as usize)) {
+            (Some(&a), Some(&b)) => {
+                let prod = a * b;
+                *last = Some((pair, prod));
+                prod
             }
-        } else {
-            *slot += t.k * prod;
+            _ => return Err(bad_index(layer, t, nv, nw)),
+        },
+    };
+    let Some(slot) = out.get_mut(t.g as usize) else {
+        return Err(bad_index(layer, t, nv, nw));
+    };
+    // Constants are public, so plain comparisons (no constant-time
+    // `is_zero`, which costs an opaque call per term) pick the case; the
+    // wire product is only tested in constant time.
+    if t.k == F::ONE {
+        *slot += prod;
+    } else if t.k == F::ZERO {
+        if !bool::from(prod.is_zero()) {
+            return Err(SumcheckError::AssertionFailed {
+                layer,
+                h0: t.h0,
+                h1: t.h1,
+            });
         }
+    } else {
+        *slot += t.k * prod;
     }
     Ok(())
 }

@@ -60,6 +60,12 @@ impl Tuning {
     }
 }
 
+/// A layer's distinct values and each wire's position among them.
+pub(crate) struct Coding<F> {
+    table: Vec<F>,
+    index: Vec<u16>,
+}
+
 /// One layer's wires.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireArray<F> {
@@ -79,20 +85,33 @@ impl<F: Field> WireArray<F> {
 
     /// Stores `values` table-coded if `tuning` allows, else dense.
     pub fn compress_tuned(values: Vec<F>, tuning: &Tuning) -> Self {
+        let coding = Self::coding_of(&values, tuning);
+        Self::with_coding(values, coding)
+    }
+
+    /// The table coding of `values` that `tuning` allows (`None`: keep them
+    /// dense). Only reads `values`, so it can run beside other readers.
+    pub(crate) fn coding_of(values: &[F], tuning: &Tuning) -> Option<Coding<F>> {
         let n = values.len();
         if n == 0 || n < tuning.min_coded_len {
-            return Self::Dense(values);
+            return None;
         }
         // Zero and one always have table entries.
         let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
-        match Dictionary::build(&values, limit) {
+        Dictionary::build(values, limit).map(|(table, index)| Coding { table, index })
+    }
+
+    /// `values` stored as `coding` (from [`Self::coding_of`] on the same
+    /// values) says; the dense values are dropped once coded.
+    pub(crate) fn with_coding(values: Vec<F>, coding: Option<Coding<F>>) -> Self {
+        match coding {
             None => Self::Dense(values),
-            Some((table, index)) if table.len() <= 256 => Self::Byte {
+            Some(Coding { table, index }) if table.len() <= 256 => Self::Byte {
                 table,
                 // Every index is below 256 here.
                 index: index.into_iter().map(|i| i as u8).collect(),
             },
-            Some((table, index)) => Self::Short { table, index },
+            Some(Coding { table, index }) => Self::Short { table, index },
         }
     }
 
