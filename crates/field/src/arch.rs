@@ -180,15 +180,33 @@ pub(crate) fn gf_butterflies(
     t: Gf2_128,
     kind: Butterfly,
 ) -> bool {
+    gf_butterflies_with(lo, hi, t, kind, true)
+}
+
+/// [`gf_butterflies`], optionally without the 512-bit path.
+#[inline]
+pub(crate) fn gf_butterflies_with(
+    lo: &mut [Gf2_128],
+    hi: &mut [Gf2_128],
+    t: Gf2_128,
+    kind: Butterfly,
+    allow_wide: bool,
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        if allow_wide && wide::has_wide_clmul() && lo.len().min(hi.len()) >= 8 {
+            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
+            // (checked just above).
+            unsafe { x86::butterflies_wide(lo, hi, t.0, kind) };
+            return true;
+        }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
             unsafe { x86::butterflies(lo, hi, t.0, kind) };
             return true;
         }
     }
-    let _ = (lo, hi, t, kind);
+    let _ = (lo, hi, t, kind, allow_wide);
     false
 }
 
@@ -200,15 +218,34 @@ pub(crate) fn gf_butterfly_level(
     twiddles: &[Gf2_128],
     kind: Butterfly,
 ) -> bool {
+    gf_butterfly_level_with(data, half, twiddles, kind, true)
+}
+
+/// [`gf_butterfly_level`], optionally without the 512-bit path.
+#[inline]
+pub(crate) fn gf_butterfly_level_with(
+    data: &mut [Gf2_128],
+    half: usize,
+    twiddles: &[Gf2_128],
+    kind: Butterfly,
+    allow_wide: bool,
+) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
+        // Halves of four or more elements fill whole 512-bit vectors.
+        if allow_wide && wide::has_wide_clmul() && half >= 4 {
+            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
+            // (checked just above).
+            unsafe { x86::butterfly_level_wide(data, half, twiddles, kind) };
+            return true;
+        }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
             unsafe { x86::butterfly_level(data, half, twiddles, kind) };
             return true;
         }
     }
-    let _ = (data, half, twiddles, kind);
+    let _ = (data, half, twiddles, kind, allow_wide);
     false
 }
 
@@ -653,6 +690,67 @@ mod x86 {
         for (chunk, t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
             let (lo, hi) = chunk.split_at_mut(half);
             butterflies(lo, hi, t.0, kind);
+        }
+    }
+
+    /// [`butterflies`] four pairs at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn butterflies_wide(
+        lo: &mut [Gf2_128],
+        hi: &mut [Gf2_128],
+        t: u128,
+        kind: Butterfly,
+    ) {
+        use core::arch::x86_64::{
+            __m512i, _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_storeu_si512,
+            _mm512_xor_si512 as xor,
+        };
+        let n = lo.len().min(hi.len());
+        let whole = n - n % 4;
+        let tv = _mm512_broadcast_i32x4(to_vec(t));
+        for (a4, c4) in lo[..whole]
+            .chunks_exact_mut(4)
+            .zip(hi[..whole].chunks_exact_mut(4))
+        {
+            // SAFETY: each chunk is four 16-byte elements, 64 bytes;
+            // unaligned loads and stores.
+            let a = _mm512_loadu_si512(a4.as_ptr().cast::<__m512i>());
+            let c = _mm512_loadu_si512(c4.as_ptr().cast::<__m512i>());
+            let (a, c) = match kind {
+                Butterfly::Forward => {
+                    let a = xor(a, mul4(tv, c));
+                    (a, xor(c, a))
+                }
+                Butterfly::Backward => {
+                    let c = xor(c, a);
+                    (xor(a, mul4(tv, c)), c)
+                }
+                Butterfly::Cross => (xor(a, mul4(tv, c)), xor(c, a)),
+            };
+            _mm512_storeu_si512(a4.as_mut_ptr().cast::<__m512i>(), a);
+            _mm512_storeu_si512(c4.as_mut_ptr().cast::<__m512i>(), c);
+        }
+        butterflies(&mut lo[whole..n], &mut hi[whole..n], t, kind);
+    }
+
+    /// [`butterfly_level`] for halves of at least four elements, four
+    /// pairs at a time.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn butterfly_level_wide(
+        data: &mut [Gf2_128],
+        half: usize,
+        twiddles: &[Gf2_128],
+        kind: Butterfly,
+    ) {
+        for (chunk, t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+            let (lo, hi) = chunk.split_at_mut(half);
+            butterflies_wide(lo, hi, t.0, kind);
         }
     }
 }

@@ -102,18 +102,24 @@ proptest! {
             let mut got = data.clone();
             let (lo, hi) = got.split_at_mut(half);
             Gf2_128::butterflies(lo, hi, tw[0], kind);
+            let mut narrow = data.clone();
+            let (lo, hi) = narrow.split_at_mut(half);
+            Gf2_128::butterflies_128(lo, hi, tw[0], kind);
             let mut want = data.clone();
             let (lo, hi) = want.split_at_mut(half);
             for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
                 apply_portable(kind, a, c, tw[0]);
             }
             prop_assert_eq!(&got, &want);
+            prop_assert_eq!(&narrow, &want);
 
             // A whole level on the largest prefix made of whole chunks.
             let h = 1usize << log_half;
             let len = data.len() / (2 * h) * (2 * h);
             let mut got = data[..len].to_vec();
             Gf2_128::butterfly_level(&mut got, h, &tw, kind);
+            let mut narrow = data[..len].to_vec();
+            Gf2_128::butterfly_level_128(&mut narrow, h, &tw, kind);
             let mut want = data[..len].to_vec();
             for (chunk, t) in want.chunks_exact_mut(2 * h).zip(&tw) {
                 let (lo, hi) = chunk.split_at_mut(h);
@@ -121,6 +127,7 @@ proptest! {
                     apply_portable(kind, a, c, *t);
                 }
             }
+            prop_assert_eq!(&narrow, &want);
             prop_assert_eq!(got, want);
         }
     }

@@ -103,6 +103,29 @@ impl Gf2_128 {
         }
     }
 
+    /// [`Field::butterflies`] on the 128-bit path (see [`Self::dot_128`]).
+    #[doc(hidden)]
+    pub fn butterflies_128(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
+        if !crate::arch::gf_butterflies_with(lo, hi, t, kind, false) {
+            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                kind.apply(a, c, t);
+            }
+        }
+    }
+
+    /// [`Field::butterfly_level`] on the 128-bit path (see
+    /// [`Self::dot_128`]).
+    #[doc(hidden)]
+    pub fn butterfly_level_128(data: &mut [Self], half: usize, twiddles: &[Self], kind: Butterfly) {
+        crate::traits::check_level(data.len(), half, twiddles.len());
+        if !crate::arch::gf_butterfly_level_with(data, half, twiddles, kind, false) {
+            for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+                let (lo, hi) = chunk.split_at_mut(half);
+                Self::butterflies_128(lo, hi, t, kind);
+            }
+        }
+    }
+
     /// Whether [`Field::dot`] uses the 512-bit carry-less multiply
     /// (AVX-512 VPCLMULQDQ, four products per instruction) on this CPU.
     #[doc(hidden)]
