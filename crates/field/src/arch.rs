@@ -232,12 +232,20 @@ pub(crate) fn gf_butterfly_level_with(
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        // Halves of four or more elements fill whole 512-bit vectors.
-        if allow_wide && wide::has_wide_clmul() && half >= 4 {
-            // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are present
-            // (checked just above).
-            unsafe { x86::butterfly_level_wide(data, half, twiddles, kind) };
-            return true;
+        // Halves of four or more elements fill whole 512-bit vectors;
+        // halves of one or two are regrouped, eight elements at a time.
+        if allow_wide && wide::has_wide_clmul() {
+            if half >= 4 {
+                // SAFETY: AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2 are
+                // present (checked just above).
+                unsafe { x86::butterfly_level_wide(data, half, twiddles, kind) };
+                return true;
+            }
+            if half == 1 || half == 2 {
+                // SAFETY: as above.
+                unsafe { x86::butterfly_level_small_wide(data, half, twiddles, kind) };
+                return true;
+            }
         }
         if has_clmul() {
             // SAFETY: PCLMULQDQ and SSE2 are present (checked just above).
@@ -734,6 +742,91 @@ mod x86 {
             _mm512_storeu_si512(c4.as_mut_ptr().cast::<__m512i>(), c);
         }
         butterflies(&mut lo[whole..n], &mut hi[whole..n], t, kind);
+    }
+
+    /// [`butterfly_level`] for halves of one or two elements: each eight
+    /// elements (four or two chunks) are regrouped into a vector of their
+    /// four `lo` elements and one of their four `hi` elements, with the
+    /// matching twiddles, and put back after the butterflies.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE2, and
+    /// `half` must be 1 or 2.
+    #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
+    pub(super) unsafe fn butterfly_level_small_wide(
+        data: &mut [Gf2_128],
+        half: usize,
+        twiddles: &[Gf2_128],
+        kind: Butterfly,
+    ) {
+        use core::arch::x86_64::{
+            __m256i, __m512i, _mm256_loadu_si256, _mm512_castsi256_si512, _mm512_loadu_si512,
+            _mm512_permutex2var_epi64 as pick2, _mm512_permutexvar_epi64, _mm512_set_epi64,
+            _mm512_storeu_si512, _mm512_xor_si512 as xor,
+        };
+        // Indices of 64-bit words in (x, y) = 16 words; `_mm512_set_epi64`
+        // lists them from the highest lane down.
+        let (lo_idx, hi_idx, back_x, back_y) = if half == 1 {
+            // x = [a0 c0 a1 c1], y = [a2 c2 a3 c3].
+            (
+                _mm512_set_epi64(13, 12, 9, 8, 5, 4, 1, 0),
+                _mm512_set_epi64(15, 14, 11, 10, 7, 6, 3, 2),
+                _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0),
+                _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4),
+            )
+        } else {
+            // x = [a0 a1 c0 c1], y = [a2 a3 c2 c3].
+            (
+                _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0),
+                _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4),
+                _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0),
+                _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4),
+            )
+        };
+        // For half = 2, twiddles [t0 t1] become [t0 t0 t1 t1].
+        let spread_pairs = _mm512_set_epi64(3, 2, 3, 2, 1, 0, 1, 0);
+        let chunks_per_block = 4 / half;
+        let whole = data.len() / 8 * 8;
+        let (head, tail) = data.split_at_mut(whole);
+        for (block, tw) in head
+            .chunks_exact_mut(8)
+            .zip(twiddles.chunks_exact(chunks_per_block))
+        {
+            // SAFETY: `block` is eight 16-byte elements (two 64-byte
+            // vectors) and `tw` holds four (half = 1) or two (half = 2)
+            // elements; unaligned loads and stores.
+            let x = _mm512_loadu_si512(block.as_ptr().cast::<__m512i>());
+            let y = _mm512_loadu_si512(block.as_ptr().add(4).cast::<__m512i>());
+            let t = if half == 1 {
+                _mm512_loadu_si512(tw.as_ptr().cast::<__m512i>())
+            } else {
+                let pair = _mm256_loadu_si256(tw.as_ptr().cast::<__m256i>());
+                _mm512_permutexvar_epi64(spread_pairs, _mm512_castsi256_si512(pair))
+            };
+            let a = pick2(x, lo_idx, y);
+            let c = pick2(x, hi_idx, y);
+            let (a, c) = match kind {
+                Butterfly::Forward => {
+                    let a = xor(a, mul4(t, c));
+                    (a, xor(c, a))
+                }
+                Butterfly::Backward => {
+                    let c = xor(c, a);
+                    (xor(a, mul4(t, c)), c)
+                }
+                Butterfly::Cross => (xor(a, mul4(t, c)), xor(c, a)),
+            };
+            _mm512_storeu_si512(block.as_mut_ptr().cast::<__m512i>(), pick2(a, back_x, c));
+            _mm512_storeu_si512(
+                block.as_mut_ptr().add(4).cast::<__m512i>(),
+                pick2(a, back_y, c),
+            );
+        }
+        let done = whole / (2 * half);
+        for (chunk, t) in tail.chunks_exact_mut(2 * half).zip(&twiddles[done..]) {
+            let (lo, hi) = chunk.split_at_mut(half);
+            butterflies(lo, hi, t.0, kind);
+        }
     }
 
     /// [`butterfly_level`] for halves of at least four elements, four
