@@ -23,17 +23,29 @@ pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, 
     dst.clear();
     dst.resize(out_len, F::ZERO);
     par::for_each_chunk_mut(dst, par::MIN_CHUNK, |start, out| {
-        for (j, o) in out.iter_mut().enumerate() {
-            let i = start + j;
-            let lo = src.at(2 * i);
-            *o = if 2 * i + 1 < n {
-                lo + r * (src.at(2 * i + 1) - lo)
-            } else {
-                lo - r * lo
-            };
+        let mut diff = [F::ZERO; BIND_BLOCK];
+        for (b, block) in out.chunks_mut(BIND_BLOCK).enumerate() {
+            let first = start + b * BIND_BLOCK;
+            for (j, (o, d)) in block.iter_mut().zip(diff.iter_mut()).enumerate() {
+                let i = first + j;
+                let lo = src.at(2 * i);
+                let hi = if 2 * i + 1 < n {
+                    src.at(2 * i + 1)
+                } else {
+                    F::ZERO
+                };
+                *o = lo;
+                *d = hi - lo;
+            }
+            F::axpy(block, r, &diff[..block.len()]);
         }
     });
 }
+
+/// Pairs bound per step: the pairs' low values and differences are
+/// gathered first so that the products go through the field's `axpy`
+/// kernel.
+const BIND_BLOCK: usize = 64;
 
 /// [`bind_into`] without a second buffer: `v` is overwritten by its
 /// binding and shortened to `⌈len/2⌉`. Serial, since output `i` lands on
@@ -42,16 +54,25 @@ pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, 
 /// layer.
 pub fn bind_in_place<F: Field>(v: &mut Vec<F>, r: F) {
     let n = v.len();
-    let pairs = n / 2;
-    for i in 0..pairs {
-        let (lo, hi) = (v[2 * i], v[2 * i + 1]);
-        v[i] = lo + r * (hi - lo);
+    let out_len = n.div_ceil(2);
+    let mut lo = [F::ZERO; BIND_BLOCK];
+    let mut diff = [F::ZERO; BIND_BLOCK];
+    let mut first = 0;
+    while first < out_len {
+        let m = (out_len - first).min(BIND_BLOCK);
+        for j in 0..m {
+            let i = first + j;
+            let a = v[2 * i];
+            let b = if 2 * i + 1 < n { v[2 * i + 1] } else { F::ZERO };
+            lo[j] = a;
+            diff[j] = b - a;
+        }
+        F::axpy(&mut lo[..m], r, &diff[..m]);
+        // Outputs `first..first + m` sit at or before inputs already read.
+        v[first..first + m].copy_from_slice(&lo[..m]);
+        first += m;
     }
-    if n % 2 == 1 {
-        let lo = v[n - 1];
-        v[pairs] = lo - r * lo;
-    }
-    v.truncate(n.div_ceil(2));
+    v.truncate(out_len);
 }
 
 /// `Σ_i a[i]·b[i]` and the leading coefficient of
