@@ -197,12 +197,15 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     for l in (0..nl).rev() {
         // The layer's inputs wait, stored compactly, until its sumcheck;
         // their coding (a read-only pass) runs beside the evaluation.
+        // Both results are allocated here, on the thread that keeps them.
+        let mut out = vec![F::ZERO; circuit.layer_nv(l)];
+        let index = WireArray::<F>::index_buffer(current.len(), tuning);
         let input = &current;
-        let (out, coding) = par::join(
-            || evaluate_layer(circuit, l, input, &mut scatter),
-            || WireArray::coding_of(input, tuning),
+        let (evaluated, coding) = par::join(
+            || evaluate_layer(circuit, l, input, &mut out, &mut scatter),
+            || WireArray::coding_of(input, tuning, index),
         );
-        let out = out?;
+        evaluated?;
         wires[l] = WireArray::with_coding(core::mem::replace(&mut current, out), coding);
     }
     Ok(Evaluation {
@@ -211,19 +214,20 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     })
 }
 
-/// Layer `l`'s outputs from its inputs `input`.
+/// Adds layer `l`'s outputs, from its inputs `input`, into `out` (zeros,
+/// one per output wire).
 fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     l: usize,
     input: &[F],
+    out: &mut [F],
     scatter: &mut Scatter<F>,
-) -> Result<Vec<F>, SumcheckError> {
-    let mut out = vec![F::ZERO; circuit.layer_nv(l)];
+) -> Result<(), SumcheckError> {
     match parallel_spans(circuit, l) {
         // Each span adds into its own accumulator (the scatter targets
         // are arbitrary output wires); the accumulators are summed.
         Some(spans) => {
-            let results = scatter.run_parts(spans.len(), &mut out, |i, acc| {
+            let results = scatter.run_parts(spans.len(), out, |i, acc| {
                 let mut run = LayerEval::new(l, input);
                 circuit.for_each_term_block_in(l, &spans[i], &mut |block| {
                     run.block(block, acc);
@@ -241,7 +245,7 @@ fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
             let mut err = None;
             circuit.visit_terms(l, |t| {
                 if err.is_none() {
-                    if let Err(e) = evaluate_term(l, &t, input, &mut out, &mut last) {
+                    if let Err(e) = evaluate_term(l, &t, input, out, &mut last) {
                         err = Some(e);
                     }
                 }
@@ -251,7 +255,7 @@ fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One pass of a layer's evaluation over consecutive blocks of its terms.

@@ -85,20 +85,35 @@ impl<F: Field> WireArray<F> {
 
     /// Stores `values` table-coded if `tuning` allows, else dense.
     pub fn compress_tuned(values: Vec<F>, tuning: &Tuning) -> Self {
-        let coding = Self::coding_of(&values, tuning);
+        let index = Self::index_buffer(values.len(), tuning);
+        let coding = Self::coding_of(&values, tuning, index);
         Self::with_coding(values, coding)
     }
 
+    /// An empty index buffer for [`Self::coding_of`] on `n` values, sized
+    /// for them when they may be coded. Allocating it on the thread that
+    /// keeps the result (rather than on a helper thread) keeps glibc from
+    /// parking the freed buffer in a second arena.
+    pub(crate) fn index_buffer(n: usize, tuning: &Tuning) -> Vec<u16> {
+        if n == 0 || n < tuning.min_coded_len {
+            Vec::new()
+        } else {
+            Vec::with_capacity(n)
+        }
+    }
+
     /// The table coding of `values` that `tuning` allows (`None`: keep them
-    /// dense). Only reads `values`, so it can run beside other readers.
-    pub(crate) fn coding_of(values: &[F], tuning: &Tuning) -> Option<Coding<F>> {
+    /// dense), its index written into `index` (from
+    /// [`Self::index_buffer`]). Only reads `values`, so it can run beside
+    /// other readers.
+    pub(crate) fn coding_of(values: &[F], tuning: &Tuning, index: Vec<u16>) -> Option<Coding<F>> {
         let n = values.len();
         if n == 0 || n < tuning.min_coded_len {
             return None;
         }
         // Zero and one always have table entries.
         let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
-        Dictionary::build(values, limit).map(|(table, index)| Coding { table, index })
+        Dictionary::build(values, limit, index).map(|(table, index)| Coding { table, index })
     }
 
     /// `values` stored as `coding` (from [`Self::coding_of`] on the same
@@ -386,14 +401,15 @@ impl<F: Field> Dictionary<F> {
     /// The distinct values of `values` in first-seen order (0 and 1 first)
     /// and each value's position among them; `None` once more than `limit`
     /// distinct values appear.
-    fn build(values: &[F], limit: usize) -> Option<(Vec<F>, Vec<u16>)> {
+    fn build(values: &[F], limit: usize, mut index: Vec<u16>) -> Option<(Vec<F>, Vec<u16>)> {
         let mut d = Self {
             table: Vec::new(),
             slots: vec![0; 1024],
         };
         d.insert(F::ZERO);
         d.insert(F::ONE);
-        let mut index = Vec::with_capacity(values.len());
+        index.clear();
+        index.reserve(values.len());
         for &v in values {
             // The two commonest values skip the hashing.
             let i = if v == F::ZERO {
