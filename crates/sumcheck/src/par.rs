@@ -133,10 +133,8 @@ impl<F: Field> Scatter<F> {
         #[cfg(feature = "parallel")]
         {
             let ranges = split_ranges(n_items, parts);
-            if self.extra.len() < parts - 1 {
-                self.extra.resize_with(parts - 1, Vec::new);
-            }
             let len = out.len();
+            self.reserve_extras(parts - 1, len);
             let extra = &mut self.extra[..parts - 1];
             let f = &f;
             rayon::scope(|s| {
@@ -171,10 +169,8 @@ impl<F: Field> Scatter<F> {
         if parts <= 1 {
             return (0..parts).map(|i| f(i, out)).collect();
         }
-        if self.extra.len() < parts - 1 {
-            self.extra.resize_with(parts - 1, Vec::new);
-        }
         let len = out.len();
+        self.reserve_extras(parts - 1, len);
         let extra = &mut self.extra[..parts - 1];
         let f = &f;
         #[cfg(feature = "parallel")]
@@ -208,6 +204,24 @@ impl<F: Field> Scatter<F> {
         };
         self.add_extras(parts - 1, out);
         results
+    }
+
+    /// Empties the first `n` private buffers and gives each room for `len`
+    /// values, allocating here, on the calling thread: a buffer grown
+    /// inside a parallel task would come from (and, once freed, stay in)
+    /// the worker thread's malloc arena, raising the peak RSS. The tasks
+    /// then only zero-fill within the capacity.
+    fn reserve_extras(&mut self, n: usize, len: usize) {
+        if self.extra.len() < n {
+            self.extra.resize_with(n, Vec::new);
+        }
+        for buf in &mut self.extra[..n] {
+            buf.clear();
+            if buf.capacity() < len {
+                *buf = Vec::new();
+                *buf = Vec::with_capacity(len);
+            }
+        }
     }
 
     /// Adds the first `n` private buffers into `out`.
@@ -249,10 +263,8 @@ impl<F: Field> Scatter<F> {
             return f(a, b, out);
         }
         let mut kept = vec![0usize; nparts];
-        if self.extra.len() < nparts - 1 {
-            self.extra.resize_with(nparts - 1, Vec::new);
-        }
         let len = out.len();
+        self.reserve_extras(nparts - 1, len);
         {
             let mut pieces = Vec::with_capacity(nparts);
             let mut rest_a: &mut [A] = &mut *a;
