@@ -7,8 +7,12 @@
 //! All arithmetic on elements is constant time. GF(2^128) products use the
 //! CPU's carry-less multiply (x86_64 PCLMULQDQ, aarch64 PMULL) when run-time
 //! detection finds it (with `std`; without `std` only if the build enables
-//! the target feature), else a constant-time integer-multiply fallback. The
-//! only `unsafe` code is in the private `arch` module.
+//! the target feature), else a constant-time integer-multiply fallback;
+//! slices of them use 512-bit VPCLMULQDQ where detected. On x86_64, P-256
+//! products and squares use MULX/ADCX/ADOX assembly when BMI2 and ADX are
+//! detected (else the portable Montgomery product), and its additions use
+//! baseline carry-chain assembly. The only `unsafe` code is in the private
+//! `arch` module, and every fast path is tested against the portable code.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 
