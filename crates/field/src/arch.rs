@@ -701,6 +701,32 @@ mod x86 {
         }
     }
 
+    /// The butterfly `kind` on four pairs `(a, c)` at once, twiddles `t`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F and VPCLMULQDQ.
+    #[inline]
+    #[target_feature(enable = "avx512f,vpclmulqdq")]
+    unsafe fn butterfly4(
+        a: core::arch::x86_64::__m512i,
+        c: core::arch::x86_64::__m512i,
+        t: core::arch::x86_64::__m512i,
+        kind: Butterfly,
+    ) -> (core::arch::x86_64::__m512i, core::arch::x86_64::__m512i) {
+        use core::arch::x86_64::_mm512_xor_si512 as xor;
+        match kind {
+            Butterfly::Forward => {
+                let a = xor(a, mul4(t, c));
+                (a, xor(c, a))
+            }
+            Butterfly::Backward => {
+                let c = xor(c, a);
+                (xor(a, mul4(t, c)), c)
+            }
+            Butterfly::Cross => (xor(a, mul4(t, c)), xor(c, a)),
+        }
+    }
+
     /// [`butterflies`] four pairs at a time.
     ///
     /// # Safety
@@ -714,7 +740,6 @@ mod x86 {
     ) {
         use core::arch::x86_64::{
             __m512i, _mm512_broadcast_i32x4, _mm512_loadu_si512, _mm512_storeu_si512,
-            _mm512_xor_si512 as xor,
         };
         let n = lo.len().min(hi.len());
         let whole = n - n % 4;
@@ -727,17 +752,7 @@ mod x86 {
             // unaligned loads and stores.
             let a = _mm512_loadu_si512(a4.as_ptr().cast::<__m512i>());
             let c = _mm512_loadu_si512(c4.as_ptr().cast::<__m512i>());
-            let (a, c) = match kind {
-                Butterfly::Forward => {
-                    let a = xor(a, mul4(tv, c));
-                    (a, xor(c, a))
-                }
-                Butterfly::Backward => {
-                    let c = xor(c, a);
-                    (xor(a, mul4(tv, c)), c)
-                }
-                Butterfly::Cross => (xor(a, mul4(tv, c)), xor(c, a)),
-            };
+            let (a, c) = butterfly4(a, c, tv, kind);
             _mm512_storeu_si512(a4.as_mut_ptr().cast::<__m512i>(), a);
             _mm512_storeu_si512(c4.as_mut_ptr().cast::<__m512i>(), c);
         }
@@ -762,7 +777,7 @@ mod x86 {
         use core::arch::x86_64::{
             __m256i, __m512i, _mm256_loadu_si256, _mm512_castsi256_si512, _mm512_loadu_si512,
             _mm512_permutex2var_epi64 as pick2, _mm512_permutexvar_epi64, _mm512_set_epi64,
-            _mm512_storeu_si512, _mm512_xor_si512 as xor,
+            _mm512_storeu_si512,
         };
         // Indices of 64-bit words in (x, y) = 16 words; `_mm512_set_epi64`
         // lists them from the highest lane down.
@@ -805,17 +820,7 @@ mod x86 {
             };
             let a = pick2(x, lo_idx, y);
             let c = pick2(x, hi_idx, y);
-            let (a, c) = match kind {
-                Butterfly::Forward => {
-                    let a = xor(a, mul4(t, c));
-                    (a, xor(c, a))
-                }
-                Butterfly::Backward => {
-                    let c = xor(c, a);
-                    (xor(a, mul4(t, c)), c)
-                }
-                Butterfly::Cross => (xor(a, mul4(t, c)), xor(c, a)),
-            };
+            let (a, c) = butterfly4(a, c, t, kind);
             _mm512_storeu_si512(block.as_mut_ptr().cast::<__m512i>(), pick2(a, back_x, c));
             _mm512_storeu_si512(
                 block.as_mut_ptr().add(4).cast::<__m512i>(),
