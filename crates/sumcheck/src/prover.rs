@@ -473,6 +473,9 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         }
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
         let mut rounds = Vec::with_capacity(logw);
+        // Coefficients of the next half-round, when the binding pass of the
+        // previous one already computed them.
+        let mut pending: Option<(F, F)> = None;
         for round in 0..logw {
             let mut polys = [RoundPoly::default(); 2];
             for hand in 0..2 {
@@ -480,7 +483,9 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 // In round 0 hand 0 reads the wires hand 1 holds.
                 let shared = round == 0 && hand == 0;
                 let (mine, theirs) = if shared { (1, 1) } else { (hand, other) };
-                let (a0, a2) = if direct(scratch.w[mine].len()) {
+                let (a0, a2) = if let Some(c) = pending.take() {
+                    c
+                } else if direct(scratch.w[mine].len()) {
                     let quad = &scratch.quad;
                     with_wires!(&scratch.w[mine], |wh| {
                         with_wires!(&scratch.w[theirs], |wo| {
@@ -513,8 +518,16 @@ fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 // The next half-round binds the other hand: the length of
                 // its wires decides whether it contracts or reads the form.
                 let next_len = scratch.w[other].len();
-                if (round + 1 == logw && hand == 1) || direct(next_len) {
+                if round + 1 == logw && hand == 1 {
                     scratch.quad.bind_h(hand, r);
+                } else if direct(next_len) {
+                    let quad = &mut scratch.quad;
+                    let coefficients = with_wires!(&scratch.w[other], |wn| {
+                        with_wires!(&scratch.w[hand], |wb| {
+                            quad.bind_h_and_coefficients(hand, r, wn, wb)
+                        })
+                    });
+                    pending = Some(coefficients);
                 } else {
                     scratch.make_dense(hand);
                     // Only the length matters: the contraction zeroes the

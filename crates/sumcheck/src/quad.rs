@@ -403,6 +403,50 @@ impl<F: Field> HQuad<F> {
         self.v.truncate(kept);
     }
 
+    /// [`Self::bind_h`] fused with the next half-round's
+    /// [`Self::round_coefficients`]: binds the lowest bit of `h[hand]` to
+    /// `r` and returns the coefficients for binding the other hand, whose
+    /// wires are `w_next`, against `w_bound` (the wires of `hand`, already
+    /// bound to `r`). The early rounds of the largest layers stream a form
+    /// of tens of megabytes; reading it once per half-round instead of
+    /// twice is what this saves.
+    pub fn bind_h_and_coefficients<WN, WB>(
+        &mut self,
+        hand: usize,
+        r: F,
+        w_next: &WN,
+        w_bound: &WB,
+    ) -> (F, F)
+    where
+        WN: WireRead<F> + ?Sized,
+        WB: WireRead<F> + ?Sized,
+    {
+        let next = 1 - hand;
+        // Split across threads, the two passes stay apart: fusing them
+        // there measured no faster on two threads and added ≈ 0.5 MB of
+        // code (one copy per pair of wire encodings).
+        if par::parts_for(self.h.len()) > 1 {
+            self.bind_h(hand, r);
+            return self.round_coefficients(next, w_next, w_bound);
+        }
+        let (mut a0, mut a2) = (F::ZERO, F::ZERO);
+        let mut done_to = 0;
+        let kept = bind_h_blocks(&mut self.h, &mut self.v, hand, r, |written, _| {
+            let end = written.h.len() - 1;
+            if end >= done_to + COEFFICIENT_LAG {
+                let (b0, b2) =
+                    direct_coefficients(written.h, written.v, done_to..end, next, w_next, w_bound);
+                a0 += b0;
+                a2 += b2;
+                done_to = end;
+            }
+        });
+        self.h.truncate(kept);
+        self.v.truncate(kept);
+        let (b0, b2) = direct_coefficients(&self.h, &self.v, done_to..kept, next, w_next, w_bound);
+        (a0 + b0, a2 + b2)
+    }
+
     /// The round coefficients `(a0, a2)` of [`crate::round_coefficients`]
     /// for binding the lowest bit of `h[hand]`, computed from the entries
     /// directly instead of through a contraction buffer (which would hold
@@ -447,6 +491,11 @@ impl<F: Field> HQuad<F> {
         }
     }
 }
+
+/// The fused pass takes coefficients over the finished prefix of the bound
+/// entries, up to but not including its last entry (whose partner may not
+/// be written yet), once this many entries have accumulated.
+const COEFFICIENT_LAG: usize = 1024;
 
 /// [`HQuad::round_coefficients`] over the partner groups that start in
 /// `range` (a group whose first entry lies before `range` belongs to the
@@ -557,7 +606,8 @@ fn bind_h_range_contract<F: Field>(
 ) -> usize {
     let other = 1 - hand;
     let mut w = [F::ZERO; BIND_BLOCK];
-    bind_h_blocks(h, v, hand, r, |keys, vals| {
+    bind_h_blocks(h, v, hand, r, |written, vals| {
+        let keys = written.block_keys();
         for (wj, hh) in w.iter_mut().zip(keys) {
             *wj = w_bound[hh[hand] as usize];
         }
@@ -573,11 +623,25 @@ fn bind_h_range<F: Field>(h: &mut [[u32; 2]], v: &mut [F], hand: usize, r: F) ->
     bind_h_blocks(h, v, hand, r, |_, _| {})
 }
 
+/// The bound entries [`bind_h_blocks`] has finished so far (`h`, `v`: all
+/// of them, in final order), the newest block starting at `start`.
+struct Written<'a, F> {
+    h: &'a [[u32; 2]],
+    v: &'a [F],
+    start: usize,
+}
+
+impl<F> Written<'_, F> {
+    fn block_keys(&self) -> &[[u32; 2]] {
+        &self.h[self.start..]
+    }
+}
+
 /// Bound entries produced per block by [`bind_h_blocks`].
 const BIND_BLOCK: usize = 64;
 
 /// Binds the lowest bit of `h[hand]` to `r` in place, a block of outputs at
-/// a time, calling `done(keys, values)` with each finished block (`values`
+/// a time, calling `done(written, values)` with each finished block (`values`
 /// is a scratch copy, free to overwrite); returns how many entries remain
 /// at the front.
 ///
@@ -591,7 +655,7 @@ fn bind_h_blocks<F: Field>(
     v: &mut [F],
     hand: usize,
     r: F,
-    mut done: impl FnMut(&[[u32; 2]], &mut [F]),
+    mut done: impl FnMut(Written<'_, F>, &mut [F]),
 ) -> usize {
     let n = h.len();
     let mut base = [F::ZERO; BIND_BLOCK];
@@ -623,7 +687,16 @@ fn bind_h_blocks<F: Field>(
         }
         F::axpy(&mut base[..m], r, &diff[..m]);
         v[start..start + m].copy_from_slice(&base[..m]);
-        done(&h[start..start + m], &mut base[..m]);
+        let written = Written {
+            h: &h[..start + m],
+            v: &v[..start + m],
+            start,
+        };
+        done(written, &mut base[..m]);
     }
     wr
 }
+
+#[cfg(test)]
+#[path = "quad_fused_tests.rs"]
+mod fused_tests;

@@ -1,0 +1,103 @@
+//! The fused bind-and-coefficients pass must give exactly what binding and
+//! then computing the next half-round's coefficients give: on one thread
+//! the fused pass itself (whose coefficient ranges trail the binding by a
+//! lag, so groups straddle their edges), on several the split path.
+
+use super::*;
+use longfellow_field::{Fp256, Gf2_128};
+
+/// A deterministic generator (SplitMix64): no test depends on a seed's luck.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn element<F: Field>(&mut self) -> F {
+        F::from_u64(self.next()) * F::from_u64(self.next()) + F::from_u64(self.next())
+    }
+}
+
+/// `n` distinct entries with hands below `1 << bits`, in Morton order;
+/// `density` (per 256) of the slots are kept, so partners are frequent at
+/// high density and rare at low.
+fn form<F: Field>(g: &mut Gen, bits: u32, density: u64, n_max: usize) -> HQuad<F> {
+    let mut keys = Vec::new();
+    for h0 in 0..1u32 << bits {
+        for h1 in 0..1u32 << bits {
+            if g.next() % 256 < density {
+                keys.push([h0, h1]);
+            }
+        }
+    }
+    keys.sort_by_key(|k| morton(k[0], k[1]));
+    keys.truncate(n_max);
+    let v = keys.iter().map(|_| g.element()).collect();
+    HQuad { h: keys, v }
+}
+
+fn check<F: Field>(seed: u64, bits: u32, density: u64, n_max: usize) {
+    let mut g = Gen(seed);
+    let quad: HQuad<F> = form(&mut g, bits, density, n_max);
+    let width = 1usize << bits;
+    for hand in 0..2 {
+        let next = 1 - hand;
+        // The bound hand's wires are half as many; the next hand's last
+        // wire is left out (where there are two) to reach the missing-wire
+        // case.
+        let w_bound: Vec<F> = (0..(width / 2).max(1)).map(|_| g.element()).collect();
+        let w_next: Vec<F> = (0..(width - 1).max(1)).map(|_| g.element()).collect();
+        let r: F = g.element();
+
+        let mut expected = quad.clone();
+        expected.bind_h(hand, r);
+        let want = expected.round_coefficients(next, w_next.as_slice(), w_bound.as_slice());
+
+        for threads in [1, 2, 3, 5] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let mut fused = quad.clone();
+            let got = pool.install(|| {
+                fused.bind_h_and_coefficients(hand, r, w_next.as_slice(), w_bound.as_slice())
+            });
+            let case =
+                format!("seed {seed} bits {bits} density {density} hand {hand}, {threads} threads");
+            assert_eq!(fused.h, expected.h, "{case}: keys");
+            assert_eq!(fused.v, expected.v, "{case}: values");
+            assert!(got == want, "{case}: coefficients");
+        }
+    }
+}
+
+#[test]
+fn fused_pass_matches_separate_passes_gf2_128() {
+    for seed in 0..4 {
+        // Dense forms: most entries have partners in both hands.
+        check::<Gf2_128>(seed, 7, 230, usize::MAX);
+        // Sparse forms: mostly lone entries, ranges end on either parity.
+        check::<Gf2_128>(seed + 10, 9, 40, usize::MAX);
+        check::<Gf2_128>(seed + 20, 8, 128, 9000 + 7 * seed as usize);
+    }
+}
+
+#[test]
+fn fused_pass_matches_separate_passes_small_forms() {
+    for seed in 0..16 {
+        for (bits, density) in [(0, 256), (1, 200), (2, 100), (3, 30)] {
+            check::<Gf2_128>(seed, bits, density, usize::MAX);
+        }
+    }
+}
+
+#[test]
+fn fused_pass_matches_separate_passes_fp256() {
+    check::<Fp256>(1, 7, 200, usize::MAX);
+    check::<Fp256>(2, 9, 50, usize::MAX);
+}
