@@ -513,35 +513,16 @@ where
     WH: WireRead<F> + ?Sized,
     WO: WireRead<F> + ?Sized,
 {
-    // Operands are gathered a block at a time so that the products go
-    // through the field's slice kernels (deferred reduction in `dot`).
-    const BLOCK: usize = 64;
     let other = 1 - hand;
     let n = h.len();
     let len = w_hand.len();
-    let mut even = [F::ZERO; BLOCK];
-    let mut diff = [F::ZERO; BLOCK];
-    let mut x = [F::ZERO; BLOCK];
-    let mut w_even = [F::ZERO; BLOCK];
-    let mut w_diff = [F::ZERO; BLOCK];
-    let (mut a0, mut a2) = (F::ZERO, F::ZERO);
+    let mut sums = GroupSums::new();
     let mut i = range.start;
     if i > 0 && i < n && partners(h[i - 1], h[i], hand) {
         i += 1;
     }
-    let mut m = 0;
     while i < range.end {
         let key = h[i];
-        let (e, o) = if key[hand] & 1 == 1 {
-            i += 1;
-            (F::ZERO, v[i - 1])
-        } else if i + 1 < n && partners(key, h[i + 1], hand) {
-            i += 2;
-            (v[i - 2], v[i - 1])
-        } else {
-            i += 1;
-            (v[i - 1], F::ZERO)
-        };
         let k2 = (key[hand] & !1) as usize;
         let we = w_hand.at(k2);
         let wo = if k2 + 1 < len {
@@ -549,43 +530,144 @@ where
         } else {
             F::ZERO
         };
-        even[m] = e;
-        diff[m] = o - e;
-        x[m] = w_other.at(key[other] as usize);
-        w_even[m] = we;
-        w_diff[m] = wo - we;
-        m += 1;
-        if m == BLOCK {
-            flush(
-                &mut even, &mut diff, &x, &w_even, &w_diff, m, &mut a0, &mut a2,
-            );
-            m = 0;
+        let x = w_other.at(key[other] as usize);
+        if key[hand] & 1 == 1 {
+            sums.lone_odd(v[i], x, wo - we);
+            i += 1;
+        } else if i + 1 < n && partners(key, h[i + 1], hand) {
+            sums.pair(v[i], v[i + 1], x, we, wo - we);
+            i += 2;
+        } else {
+            sums.lone_even(v[i], x, we, wo - we);
+            i += 1;
         }
     }
-    flush(
-        &mut even, &mut diff, &x, &w_even, &w_diff, m, &mut a0, &mut a2,
-    );
-    (a0, a2)
+    sums.finish()
 }
 
-/// Adds `Σ even·x·w_even` to `a0` and `Σ diff·x·w_diff` to `a2` over the
-/// first `m` gathered groups.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn flush<F: Field>(
-    even: &mut [F],
-    diff: &mut [F],
-    x: &[F],
-    w_even: &[F],
-    w_diff: &[F],
-    m: usize,
-    a0: &mut F,
-    a2: &mut F,
-) {
-    F::mul_assign_slice(&mut even[..m], &x[..m]);
-    F::mul_assign_slice(&mut diff[..m], &x[..m]);
-    *a0 += F::dot(&even[..m], &w_even[..m]);
-    *a2 += F::dot(&diff[..m], &w_diff[..m]);
+/// Operands gathered per group.
+const GROUP_BLOCK: usize = 64;
+
+/// The sums `a0 = Σ e·x·w_even` and `a2 = Σ (o − e)·x·w_diff` over partner
+/// groups, gathered a block at a time so that the products go through the
+/// field's slice kernels (deferred reduction in `dot`). Groups missing an
+/// entry are kept apart because they need fewer products: a full pair
+/// takes four, a lone even entry three (`e·x` once, then against both wire
+/// factors) and a lone odd one two (it adds nothing to `a0`).
+struct GroupSums<F> {
+    pair_even: [F; GROUP_BLOCK],
+    pair_diff: [F; GROUP_BLOCK],
+    pair_x: [F; GROUP_BLOCK],
+    pair_w_even: [F; GROUP_BLOCK],
+    pair_w_diff: [F; GROUP_BLOCK],
+    pairs: usize,
+    even_v: [F; GROUP_BLOCK],
+    even_x: [F; GROUP_BLOCK],
+    even_w_even: [F; GROUP_BLOCK],
+    even_w_diff: [F; GROUP_BLOCK],
+    evens: usize,
+    odd_v: [F; GROUP_BLOCK],
+    odd_x: [F; GROUP_BLOCK],
+    odd_w_diff: [F; GROUP_BLOCK],
+    odds: usize,
+    a0: F,
+    a2: F,
+}
+
+impl<F: Field> GroupSums<F> {
+    fn new() -> Self {
+        let z = [F::ZERO; GROUP_BLOCK];
+        Self {
+            pair_even: z,
+            pair_diff: z,
+            pair_x: z,
+            pair_w_even: z,
+            pair_w_diff: z,
+            pairs: 0,
+            even_v: z,
+            even_x: z,
+            even_w_even: z,
+            even_w_diff: z,
+            evens: 0,
+            odd_v: z,
+            odd_x: z,
+            odd_w_diff: z,
+            odds: 0,
+            a0: F::ZERO,
+            a2: F::ZERO,
+        }
+    }
+
+    #[inline(always)]
+    fn pair(&mut self, e: F, o: F, x: F, w_even: F, w_diff: F) {
+        let m = self.pairs;
+        self.pair_even[m] = e;
+        self.pair_diff[m] = o - e;
+        self.pair_x[m] = x;
+        self.pair_w_even[m] = w_even;
+        self.pair_w_diff[m] = w_diff;
+        self.pairs = m + 1;
+        if self.pairs == GROUP_BLOCK {
+            self.flush_pairs();
+        }
+    }
+
+    #[inline(always)]
+    fn lone_even(&mut self, e: F, x: F, w_even: F, w_diff: F) {
+        let m = self.evens;
+        self.even_v[m] = e;
+        self.even_x[m] = x;
+        self.even_w_even[m] = w_even;
+        self.even_w_diff[m] = w_diff;
+        self.evens = m + 1;
+        if self.evens == GROUP_BLOCK {
+            self.flush_evens();
+        }
+    }
+
+    #[inline(always)]
+    fn lone_odd(&mut self, o: F, x: F, w_diff: F) {
+        let m = self.odds;
+        self.odd_v[m] = o;
+        self.odd_x[m] = x;
+        self.odd_w_diff[m] = w_diff;
+        self.odds = m + 1;
+        if self.odds == GROUP_BLOCK {
+            self.flush_odds();
+        }
+    }
+
+    fn flush_pairs(&mut self) {
+        let m = self.pairs;
+        F::mul_assign_slice(&mut self.pair_even[..m], &self.pair_x[..m]);
+        F::mul_assign_slice(&mut self.pair_diff[..m], &self.pair_x[..m]);
+        self.a0 += F::dot(&self.pair_even[..m], &self.pair_w_even[..m]);
+        self.a2 += F::dot(&self.pair_diff[..m], &self.pair_w_diff[..m]);
+        self.pairs = 0;
+    }
+
+    fn flush_evens(&mut self) {
+        // (o − e) = −e for a lone even entry.
+        let m = self.evens;
+        F::mul_assign_slice(&mut self.even_v[..m], &self.even_x[..m]);
+        self.a0 += F::dot(&self.even_v[..m], &self.even_w_even[..m]);
+        self.a2 -= F::dot(&self.even_v[..m], &self.even_w_diff[..m]);
+        self.evens = 0;
+    }
+
+    fn flush_odds(&mut self) {
+        let m = self.odds;
+        F::mul_assign_slice(&mut self.odd_v[..m], &self.odd_x[..m]);
+        self.a2 += F::dot(&self.odd_v[..m], &self.odd_w_diff[..m]);
+        self.odds = 0;
+    }
+
+    fn finish(mut self) -> (F, F) {
+        self.flush_pairs();
+        self.flush_evens();
+        self.flush_odds();
+        (self.a0, self.a2)
+    }
 }
 
 fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {

@@ -41,6 +41,31 @@ fn form<F: Field>(g: &mut Gen, bits: u32, density: u64, n_max: usize) -> HQuad<F
     HQuad { h: keys, v }
 }
 
+/// The coefficients from their definition, one entry at a time: entry
+/// `(k, y)` of `hand` (other hand `y`) adds `Q·x[y]·w[k]` to `a0` when `k`
+/// is even, and `±Q·x[y]·(w[k|1] − w[k&!1])` to `a2` (minus for even `k`).
+fn plain_coefficients<F: Field>(
+    quad: &HQuad<F>,
+    hand: usize,
+    w_hand: &[F],
+    w_other: &[F],
+) -> (F, F) {
+    let wire = |i: usize| w_hand.get(i).copied().unwrap_or(F::ZERO);
+    let (mut a0, mut a2) = (F::ZERO, F::ZERO);
+    for (key, q) in quad.entries() {
+        let k = key[hand] as usize;
+        let qx = q * w_other[key[1 - hand] as usize];
+        let w_diff = wire(k | 1) - wire(k & !1);
+        if k % 2 == 0 {
+            a0 += qx * wire(k);
+            a2 -= qx * w_diff;
+        } else {
+            a2 += qx * w_diff;
+        }
+    }
+    (a0, a2)
+}
+
 fn check<F: Field>(seed: u64, bits: u32, density: u64, n_max: usize) {
     let mut g = Gen(seed);
     let quad: HQuad<F> = form(&mut g, bits, density, n_max);
@@ -57,6 +82,11 @@ fn check<F: Field>(seed: u64, bits: u32, density: u64, n_max: usize) {
         let mut expected = quad.clone();
         expected.bind_h(hand, r);
         let want = expected.round_coefficients(next, w_next.as_slice(), w_bound.as_slice());
+        let plain = plain_coefficients(&expected, next, &w_next, &w_bound);
+        assert!(
+            want == plain,
+            "seed {seed} bits {bits} hand {hand}: grouped sums"
+        );
 
         for threads in [1, 2, 3, 5] {
             let pool = rayon::ThreadPoolBuilder::new()
