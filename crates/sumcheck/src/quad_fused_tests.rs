@@ -56,7 +56,7 @@ fn plain_coefficients<F: Field>(
         let k = key[hand] as usize;
         let qx = q * w_other[key[1 - hand] as usize];
         let w_diff = wire(k | 1) - wire(k & !1);
-        if k % 2 == 0 {
+        if k & 1 == 0 {
             a0 += qx * wire(k);
             a2 -= qx * w_diff;
         } else {
