@@ -202,7 +202,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
         let index = WireArray::<F>::index_buffer(current.len(), tuning);
         let input = &current;
         let (evaluated, coding) = par::join(
-            || evaluate_layer(circuit, l, input, &mut out, &mut scatter),
+            || evaluate_layer(circuit, l, input, &mut out, &mut scatter, tuning),
             || WireArray::coding_of(input, tuning, index),
         );
         evaluated?;
@@ -215,15 +215,22 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
 }
 
 /// Adds layer `l`'s outputs, from its inputs `input`, into `out` (zeros,
-/// one per output wire).
+/// one per output wire); split across threads unless `out` is too large
+/// to repeat per thread (see [`Tuning::split_eval_max_bytes`]).
 fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     l: usize,
     input: &[F],
     out: &mut [F],
     scatter: &mut Scatter<F>,
+    tuning: &Tuning,
 ) -> Result<(), SumcheckError> {
-    match parallel_spans(circuit, l) {
+    let spans = if size_of_val(out) < tuning.split_eval_max_bytes {
+        parallel_spans(circuit, l)
+    } else {
+        None
+    };
+    match spans {
         // Each span adds into its own accumulator (the scatter targets
         // are arbitrary output wires); the accumulators are summed.
         Some(spans) => {

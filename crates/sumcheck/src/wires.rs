@@ -36,6 +36,11 @@ pub struct Tuning {
     /// bound form directly instead, and layers whose output-wire weights
     /// would be this big keep them factored.
     pub direct_min_bytes: usize,
+    /// Layers whose outputs take at least this many bytes are evaluated
+    /// as one span: splitting gives every extra thread a private
+    /// accumulator as large as the outputs, which for the largest hash
+    /// layer (14 MB) was the two-thread prover's heap peak.
+    pub split_eval_max_bytes: usize,
 }
 
 impl Default for Tuning {
@@ -44,18 +49,20 @@ impl Default for Tuning {
             min_coded_len: 1 << 14,
             table_divisor: 8,
             direct_min_bytes: 2 << 20,
+            split_eval_max_bytes: 8 << 20,
         }
     }
 }
 
 impl Tuning {
-    /// Every layer coded whenever a table can hold it, and every round
-    /// read from the form: for tests.
+    /// Every layer coded whenever a table can hold it, every round read
+    /// from the form and every layer's evaluation split: for tests.
     pub fn eager() -> Self {
         Self {
             min_coded_len: 1,
             table_divisor: 1,
             direct_min_bytes: 0,
+            split_eval_max_bytes: usize::MAX,
         }
     }
 }
