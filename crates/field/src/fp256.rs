@@ -220,17 +220,10 @@ impl Fp256 {
         }
     }
 
-    /// `−a mod p` (zero stays zero), as 0 − a; see [`Self::add_limbs`].
+    /// `−a mod p` (zero stays zero), as 0 − a.
     #[inline(always)]
     fn neg_limbs(a: &[u64; 4]) -> [u64; 4] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            crate::arch::p256_sub(&[0; 4], a)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Self::MODULUS.neg(a)
-        }
+        Self::sub_limbs(&[0; 4], a)
     }
 
     /// Montgomery product specialised to the shape of p (constant time).

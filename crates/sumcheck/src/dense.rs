@@ -25,21 +25,34 @@ pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, 
     par::for_each_chunk_mut(dst, par::MIN_CHUNK, |start, out| {
         let mut diff = [F::ZERO; BIND_BLOCK];
         for (b, block) in out.chunks_mut(BIND_BLOCK).enumerate() {
-            let first = start + b * BIND_BLOCK;
-            for (j, (o, d)) in block.iter_mut().zip(diff.iter_mut()).enumerate() {
-                let i = first + j;
-                let lo = src.at(2 * i);
-                let hi = if 2 * i + 1 < n {
-                    src.at(2 * i + 1)
-                } else {
-                    F::ZERO
-                };
-                *o = lo;
-                *d = hi - lo;
-            }
-            F::axpy(block, r, &diff[..block.len()]);
+            bind_block(src, r, start + b * BIND_BLOCK, block, &mut diff);
         }
     });
+}
+
+/// Writes the bound values `first..first + out.len()` of `src` into `out`
+/// (at most [`BIND_BLOCK`] of them), `diff` being scratch.
+#[inline(always)]
+fn bind_block<F: Field, W: WireRead<F> + ?Sized>(
+    src: &W,
+    r: F,
+    first: usize,
+    out: &mut [F],
+    diff: &mut [F; BIND_BLOCK],
+) {
+    let n = src.len();
+    for (j, (o, d)) in out.iter_mut().zip(diff.iter_mut()).enumerate() {
+        let i = first + j;
+        let lo = src.at(2 * i);
+        let hi = if 2 * i + 1 < n {
+            src.at(2 * i + 1)
+        } else {
+            F::ZERO
+        };
+        *o = lo;
+        *d = hi - lo;
+    }
+    F::axpy(out, r, &diff[..out.len()]);
 }
 
 /// Pairs bound per step: the pairs' low values and differences are
@@ -53,23 +66,15 @@ const BIND_BLOCK: usize = 64;
 /// pair and memory-bound, and the prover saves a buffer half its largest
 /// layer.
 pub fn bind_in_place<F: Field>(v: &mut Vec<F>, r: F) {
-    let n = v.len();
-    let out_len = n.div_ceil(2);
-    let mut lo = [F::ZERO; BIND_BLOCK];
+    let out_len = v.len().div_ceil(2);
+    let mut block = [F::ZERO; BIND_BLOCK];
     let mut diff = [F::ZERO; BIND_BLOCK];
     let mut first = 0;
     while first < out_len {
         let m = (out_len - first).min(BIND_BLOCK);
-        for j in 0..m {
-            let i = first + j;
-            let a = v[2 * i];
-            let b = if 2 * i + 1 < n { v[2 * i + 1] } else { F::ZERO };
-            lo[j] = a;
-            diff[j] = b - a;
-        }
-        F::axpy(&mut lo[..m], r, &diff[..m]);
+        bind_block(v.as_slice(), r, first, &mut block[..m], &mut diff);
         // Outputs `first..first + m` sit at or before inputs already read.
-        v[first..first + m].copy_from_slice(&lo[..m]);
+        v[first..first + m].copy_from_slice(&block[..m]);
         first += m;
     }
     v.truncate(out_len);

@@ -218,6 +218,8 @@ impl<F: Field> Scatter<F> {
         for buf in &mut self.extra[..n] {
             buf.clear();
             if buf.capacity() < len {
+                // Free the small buffer before taking the large one, so
+                // the two never coexist.
                 *buf = Vec::new();
                 *buf = Vec::with_capacity(len);
             }

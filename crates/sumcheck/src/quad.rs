@@ -429,22 +429,20 @@ impl<F: Field> HQuad<F> {
             self.bind_h(hand, r);
             return self.round_coefficients(next, w_next, w_bound);
         }
-        let (mut a0, mut a2) = (F::ZERO, F::ZERO);
+        let mut sums = GroupSums::new();
         let mut done_to = 0;
         let kept = bind_h_blocks(&mut self.h, &mut self.v, hand, r, |written, _| {
             let end = written.h.len() - 1;
             if end >= done_to + COEFFICIENT_LAG {
-                let (b0, b2) =
-                    direct_coefficients(written.h, written.v, done_to..end, next, w_next, w_bound);
-                a0 += b0;
-                a2 += b2;
+                let groups = (written.h, written.v, done_to..end);
+                sums.add_groups(groups, next, w_next, w_bound);
                 done_to = end;
             }
         });
         self.h.truncate(kept);
         self.v.truncate(kept);
-        let (b0, b2) = direct_coefficients(&self.h, &self.v, done_to..kept, next, w_next, w_bound);
-        (a0 + b0, a2 + b2)
+        sums.add_groups((&self.h, &self.v, done_to..kept), next, w_next, w_bound);
+        sums.finish()
     }
 
     /// The round coefficients `(a0, a2)` of [`crate::round_coefficients`]
@@ -498,8 +496,7 @@ impl<F: Field> HQuad<F> {
 const COEFFICIENT_LAG: usize = 1024;
 
 /// [`HQuad::round_coefficients`] over the partner groups that start in
-/// `range` (a group whose first entry lies before `range` belongs to the
-/// range before; one that starts at its end may run one entry past it).
+/// `range` (see [`GroupSums::add_groups`]).
 fn direct_coefficients<F, WH, WO>(
     h: &[[u32; 2]],
     v: &[F],
@@ -513,40 +510,44 @@ where
     WH: WireRead<F> + ?Sized,
     WO: WireRead<F> + ?Sized,
 {
-    let other = 1 - hand;
-    let n = h.len();
-    let len = w_hand.len();
     let mut sums = GroupSums::new();
-    let mut i = range.start;
-    if i > 0 && i < n && partners(h[i - 1], h[i], hand) {
-        i += 1;
-    }
-    while i < range.end {
-        let key = h[i];
-        let k2 = (key[hand] & !1) as usize;
-        let we = w_hand.at(k2);
-        let wo = if k2 + 1 < len {
-            w_hand.at(k2 + 1)
-        } else {
-            F::ZERO
-        };
-        let x = w_other.at(key[other] as usize);
-        if key[hand] & 1 == 1 {
-            sums.lone_odd(v[i], x, wo - we);
-            i += 1;
-        } else if i + 1 < n && partners(key, h[i + 1], hand) {
-            sums.pair(v[i], v[i + 1], x, we, wo - we);
-            i += 2;
-        } else {
-            sums.lone_even(v[i], x, we, wo - we);
-            i += 1;
-        }
-    }
+    sums.add_groups((h, v, range), hand, w_hand, w_other);
     sums.finish()
 }
 
 /// Operands gathered per group.
 const GROUP_BLOCK: usize = 64;
+
+/// `K` columns of up to [`GROUP_BLOCK`] gathered operands.
+struct Batch<F, const K: usize> {
+    cols: [[F; GROUP_BLOCK]; K],
+    len: usize,
+}
+
+impl<F: Field, const K: usize> Batch<F, K> {
+    fn new() -> Self {
+        Self {
+            cols: [[F::ZERO; GROUP_BLOCK]; K],
+            len: 0,
+        }
+    }
+
+    /// Appends one row; true once the batch is full.
+    #[inline(always)]
+    fn push(&mut self, row: [F; K]) -> bool {
+        for (col, x) in self.cols.iter_mut().zip(row) {
+            col[self.len] = x;
+        }
+        self.len += 1;
+        self.len == GROUP_BLOCK
+    }
+
+    /// The filled part of each column; empties the batch.
+    fn take(&mut self) -> [&mut [F]; K] {
+        let m = core::mem::take(&mut self.len);
+        self.cols.each_mut().map(|c| &mut c[..m])
+    }
+}
 
 /// The sums `a0 = Σ e·x·w_even` and `a2 = Σ (o − e)·x·w_diff` over partner
 /// groups, gathered a block at a time so that the products go through the
@@ -555,111 +556,100 @@ const GROUP_BLOCK: usize = 64;
 /// takes four, a lone even entry three (`e·x` once, then against both wire
 /// factors) and a lone odd one two (it adds nothing to `a0`).
 struct GroupSums<F> {
-    pair_even: [F; GROUP_BLOCK],
-    pair_diff: [F; GROUP_BLOCK],
-    pair_x: [F; GROUP_BLOCK],
-    pair_w_even: [F; GROUP_BLOCK],
-    pair_w_diff: [F; GROUP_BLOCK],
-    pairs: usize,
-    even_v: [F; GROUP_BLOCK],
-    even_x: [F; GROUP_BLOCK],
-    even_w_even: [F; GROUP_BLOCK],
-    even_w_diff: [F; GROUP_BLOCK],
-    evens: usize,
-    odd_v: [F; GROUP_BLOCK],
-    odd_x: [F; GROUP_BLOCK],
-    odd_w_diff: [F; GROUP_BLOCK],
-    odds: usize,
+    /// `e`, `o − e`, `x`, `w_even`, `w_diff`.
+    pairs: Batch<F, 5>,
+    /// `e`, `x`, `w_even`, `w_diff`.
+    evens: Batch<F, 4>,
+    /// `o`, `x`, `w_diff`.
+    odds: Batch<F, 3>,
     a0: F,
     a2: F,
 }
 
 impl<F: Field> GroupSums<F> {
     fn new() -> Self {
-        let z = [F::ZERO; GROUP_BLOCK];
         Self {
-            pair_even: z,
-            pair_diff: z,
-            pair_x: z,
-            pair_w_even: z,
-            pair_w_diff: z,
-            pairs: 0,
-            even_v: z,
-            even_x: z,
-            even_w_even: z,
-            even_w_diff: z,
-            evens: 0,
-            odd_v: z,
-            odd_x: z,
-            odd_w_diff: z,
-            odds: 0,
+            pairs: Batch::new(),
+            evens: Batch::new(),
+            odds: Batch::new(),
             a0: F::ZERO,
             a2: F::ZERO,
         }
     }
 
-    #[inline(always)]
-    fn pair(&mut self, e: F, o: F, x: F, w_even: F, w_diff: F) {
-        let m = self.pairs;
-        self.pair_even[m] = e;
-        self.pair_diff[m] = o - e;
-        self.pair_x[m] = x;
-        self.pair_w_even[m] = w_even;
-        self.pair_w_diff[m] = w_diff;
-        self.pairs = m + 1;
-        if self.pairs == GROUP_BLOCK {
-            self.flush_pairs();
+    /// Adds the partner groups (for binding the lowest bit of `h[hand]`)
+    /// that start in `range` of the entries `h`, `v`: a group whose first
+    /// entry lies before `range` belongs to the range before; one that
+    /// starts at its end may run one entry past it. With `x = w_other[y]`,
+    /// `e = Q[2k, y]` and `o = Q[2k+1, y]`, a missing entry or wire counting
+    /// as zero. Partners are neighbours, so one pass suffices.
+    fn add_groups<WH, WO>(
+        &mut self,
+        (h, v, range): (&[[u32; 2]], &[F], core::ops::Range<usize>),
+        hand: usize,
+        w_hand: &WH,
+        w_other: &WO,
+    ) where
+        WH: WireRead<F> + ?Sized,
+        WO: WireRead<F> + ?Sized,
+    {
+        let other = 1 - hand;
+        let n = h.len();
+        let len = w_hand.len();
+        let mut i = range.start;
+        if i > 0 && i < n && partners(h[i - 1], h[i], hand) {
+            i += 1;
         }
-    }
-
-    #[inline(always)]
-    fn lone_even(&mut self, e: F, x: F, w_even: F, w_diff: F) {
-        let m = self.evens;
-        self.even_v[m] = e;
-        self.even_x[m] = x;
-        self.even_w_even[m] = w_even;
-        self.even_w_diff[m] = w_diff;
-        self.evens = m + 1;
-        if self.evens == GROUP_BLOCK {
-            self.flush_evens();
-        }
-    }
-
-    #[inline(always)]
-    fn lone_odd(&mut self, o: F, x: F, w_diff: F) {
-        let m = self.odds;
-        self.odd_v[m] = o;
-        self.odd_x[m] = x;
-        self.odd_w_diff[m] = w_diff;
-        self.odds = m + 1;
-        if self.odds == GROUP_BLOCK {
-            self.flush_odds();
+        while i < range.end {
+            let key = h[i];
+            let k2 = (key[hand] & !1) as usize;
+            let we = w_hand.at(k2);
+            let wo = if k2 + 1 < len {
+                w_hand.at(k2 + 1)
+            } else {
+                F::ZERO
+            };
+            let (x, wd) = (w_other.at(key[other] as usize), wo - we);
+            if key[hand] & 1 == 1 {
+                if self.odds.push([v[i], x, wd]) {
+                    self.flush_odds();
+                }
+                i += 1;
+            } else if i + 1 < n && partners(key, h[i + 1], hand) {
+                let (e, o) = (v[i], v[i + 1]);
+                if self.pairs.push([e, o - e, x, we, wd]) {
+                    self.flush_pairs();
+                }
+                i += 2;
+            } else {
+                if self.evens.push([v[i], x, we, wd]) {
+                    self.flush_evens();
+                }
+                i += 1;
+            }
         }
     }
 
     fn flush_pairs(&mut self) {
-        let m = self.pairs;
-        F::mul_assign_slice(&mut self.pair_even[..m], &self.pair_x[..m]);
-        F::mul_assign_slice(&mut self.pair_diff[..m], &self.pair_x[..m]);
-        self.a0 += F::dot(&self.pair_even[..m], &self.pair_w_even[..m]);
-        self.a2 += F::dot(&self.pair_diff[..m], &self.pair_w_diff[..m]);
-        self.pairs = 0;
+        let [even, diff, x, w_even, w_diff] = self.pairs.take();
+        F::mul_assign_slice(even, x);
+        F::mul_assign_slice(diff, x);
+        self.a0 += F::dot(even, w_even);
+        self.a2 += F::dot(diff, w_diff);
     }
 
     fn flush_evens(&mut self) {
         // (o − e) = −e for a lone even entry.
-        let m = self.evens;
-        F::mul_assign_slice(&mut self.even_v[..m], &self.even_x[..m]);
-        self.a0 += F::dot(&self.even_v[..m], &self.even_w_even[..m]);
-        self.a2 -= F::dot(&self.even_v[..m], &self.even_w_diff[..m]);
-        self.evens = 0;
+        let [e, x, w_even, w_diff] = self.evens.take();
+        F::mul_assign_slice(e, x);
+        self.a0 += F::dot(e, w_even);
+        self.a2 -= F::dot(e, w_diff);
     }
 
     fn flush_odds(&mut self) {
-        let m = self.odds;
-        F::mul_assign_slice(&mut self.odd_v[..m], &self.odd_x[..m]);
-        self.a2 += F::dot(&self.odd_v[..m], &self.odd_w_diff[..m]);
-        self.odds = 0;
+        let [o, x, w_diff] = self.odds.take();
+        F::mul_assign_slice(o, x);
+        self.a2 += F::dot(o, w_diff);
     }
 
     fn finish(mut self) -> (F, F) {

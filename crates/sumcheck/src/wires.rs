@@ -102,11 +102,16 @@ impl<F: Field> WireArray<F> {
     /// keeps the result (rather than on a helper thread) keeps glibc from
     /// parking the freed buffer in a second arena.
     pub(crate) fn index_buffer(n: usize, tuning: &Tuning) -> Vec<u16> {
-        if n == 0 || n < tuning.min_coded_len {
-            Vec::new()
-        } else {
+        if Self::may_code(n, tuning) {
             Vec::with_capacity(n)
+        } else {
+            Vec::new()
         }
+    }
+
+    /// Whether `n` values are long enough for `tuning` to try coding them.
+    fn may_code(n: usize, tuning: &Tuning) -> bool {
+        n != 0 && n >= tuning.min_coded_len
     }
 
     /// The table coding of `values` that `tuning` allows (`None`: keep them
@@ -115,7 +120,7 @@ impl<F: Field> WireArray<F> {
     /// other readers.
     pub(crate) fn coding_of(values: &[F], tuning: &Tuning, index: Vec<u16>) -> Option<Coding<F>> {
         let n = values.len();
-        if n == 0 || n < tuning.min_coded_len {
+        if !Self::may_code(n, tuning) {
             return None;
         }
         // Zero and one always have table entries.
