@@ -1316,18 +1316,18 @@ mod p256_x86 {
         [w0, w1, w2, w3, w4, w5, w6, w7]
     }
 
-    /// # Safety
-    /// The CPU must support BMI2 and ADX.
-    #[inline(always)]
-    pub(super) unsafe fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        let (r0, r1, r2, r3): (u64, u64, u64, u64);
-        // SAFETY: as in `wide_mul`.
-        unsafe {
+    /// The Montgomery kernels: `$text` leaves a 512-bit value in
+    /// `w0`…`w7` (reading through `{a}`, and through `{b}` if the text uses
+    /// it, whose operand is `$b`), then `reduce!` brings it to the four
+    /// result limbs `(h, t, w0, w1)`, overwriting `{a}` and `{b}`.
+    macro_rules! mont_asm {
+        ($text:expr, $a:expr, b = $($b:tt)+) => {{
+            let (r0, r1, r2, r3): (u64, u64, u64, u64);
             asm!(
-                crate::arch::p256_text::product!(),
+                $text,
                 crate::arch::p256_text::reduce!(),
-                a = inout(reg) a.as_ptr() => _,
-                b = inout(reg) b.as_ptr() => _,
+                a = inout(reg) $a => _,
+                b = $($b)+,
                 w0 = out(reg) r2,
                 w1 = out(reg) r3,
                 w2 = out(reg) _,
@@ -1341,38 +1341,31 @@ mod p256_x86 {
                 out("rdx") _,
                 options(pure, readonly, nostack),
             );
+            [r0, r1, r2, r3]
+        }};
+    }
+
+    /// # Safety
+    /// The CPU must support BMI2 and ADX.
+    #[inline(always)]
+    pub(super) unsafe fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        // SAFETY: as in `wide_mul`.
+        unsafe {
+            mont_asm!(
+                crate::arch::p256_text::product!(),
+                a.as_ptr(),
+                b = inout(reg) b.as_ptr() => _
+            )
         }
-        [r0, r1, r2, r3]
     }
 
     /// # Safety
     /// The CPU must support BMI2 and ADX.
     #[inline(always)]
     pub(super) unsafe fn mont_square(a: &[u64; 4]) -> [u64; 4] {
-        let (r0, r1, r2, r3): (u64, u64, u64, u64);
         // SAFETY: reads 32 bytes through a valid reference and writes only
         // the declared registers; the caller guarantees the instructions
         // exist.
-        unsafe {
-            asm!(
-                crate::arch::p256_text::square!(),
-                crate::arch::p256_text::reduce!(),
-                a = inout(reg) a.as_ptr() => _,
-                b = out(reg) _,
-                w0 = out(reg) r2,
-                w1 = out(reg) r3,
-                w2 = out(reg) _,
-                w3 = out(reg) _,
-                w4 = out(reg) _,
-                w5 = out(reg) _,
-                w6 = out(reg) _,
-                w7 = out(reg) _,
-                t = out(reg) r1,
-                h = out(reg) r0,
-                out("rdx") _,
-                options(pure, readonly, nostack),
-            );
-        }
-        [r0, r1, r2, r3]
+        unsafe { mont_asm!(crate::arch::p256_text::square!(), a.as_ptr(), b = out(reg) _) }
     }
 }
