@@ -191,33 +191,20 @@ impl Fp256 {
     }
 
     /// `(a + b) mod p` for reduced inputs: x86_64 assembly (baseline
-    /// instructions, so no detection), else the generic code. LLVM turns
+    /// instructions; off only when the switch asks for portable code), else
+    /// the generic code. LLVM turns
     /// the generic carry and mask code into setb/sar chains (and, in some
     /// contexts, a branch on the comparison); the assembly is a plain
     /// ADD/ADC, SUB/SBB and CMOV sequence, about 2.5 times faster.
     #[inline(always)]
     fn add_limbs(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            crate::arch::p256_add(a, b)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Self::MODULUS.add(a, b)
-        }
+        crate::arch::p256_add(a, b).unwrap_or_else(|| Self::MODULUS.add(a, b))
     }
 
     /// `(a − b) mod p` for reduced inputs; see [`Self::add_limbs`].
     #[inline(always)]
     fn sub_limbs(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        #[cfg(target_arch = "x86_64")]
-        {
-            crate::arch::p256_sub(a, b)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Self::MODULUS.sub(a, b)
-        }
+        crate::arch::p256_sub(a, b).unwrap_or_else(|| Self::MODULUS.sub(a, b))
     }
 
     /// `−a mod p` (zero stays zero), as 0 − a.

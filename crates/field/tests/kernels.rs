@@ -5,7 +5,7 @@
 //! carry-less-multiply kernels are compared against independent code.
 #![allow(clippy::unwrap_used)]
 
-use longfellow_field::{Butterfly, Field, Fp128, Fp256, Gf2_128};
+use longfellow_field::{Butterfly, Field, Fp128, Fp256, Gf2Kernel, Gf2_128};
 use proptest::prelude::*;
 
 fn gf_vec(len: usize) -> impl Strategy<Value = Vec<Gf2_128>> {
@@ -53,13 +53,34 @@ fn apply_portable(kind: Butterfly, a: &mut Gf2_128, c: &mut Gf2_128, t: Gf2_128)
 
 const KINDS: [Butterfly; 3] = [Butterfly::Forward, Butterfly::Backward, Butterfly::Cross];
 
+/// The kernels this CPU can run (the portable one always), whatever the
+/// process selected: each is compared against the portable reference.
+fn kernels() -> Vec<Gf2Kernel> {
+    Gf2Kernel::ALL
+        .into_iter()
+        .filter(|k| k.is_available())
+        .collect()
+}
+
 proptest! {
     #[test]
     fn gf_dot_matches_portable(a in gf_vec(70), b in gf_vec(70)) {
         let want = a.iter().zip(&b).fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
         prop_assert_eq!(Gf2_128::dot(&a, &b), want);
-        prop_assert_eq!(Gf2_128::dot_128(&a, &b), want);
         prop_assert_eq!(Gf2_128::dot_portable(&a, &b), want);
+        for k in kernels() {
+            prop_assert_eq!(Gf2_128::dot_on(k, &a, &b), Some(want), "{}", k);
+        }
+    }
+
+    #[test]
+    fn gf_mul_matches_portable(a in any::<u128>(), b in any::<u128>()) {
+        let (a, b) = (Gf2_128::from_u128(a), Gf2_128::from_u128(b));
+        let want = a.mul_portable(b);
+        prop_assert_eq!(a * b, want);
+        for k in kernels() {
+            prop_assert_eq!(Gf2_128::mul_on(k, a, b), Some(want), "{}", k);
+        }
     }
 
     #[test]
@@ -69,13 +90,14 @@ proptest! {
         for (a, b) in want.iter_mut().zip(&x) {
             *a += u.mul_portable(*b);
         }
-        // The default path (512-bit where the CPU has it) and the 128-bit one.
         let mut got = y.clone();
         Gf2_128::axpy(&mut got, u, &x);
         prop_assert_eq!(&got, &want);
-        let mut got = y.clone();
-        Gf2_128::axpy_128(&mut got, u, &x);
-        prop_assert_eq!(&got, &want);
+        for k in kernels() {
+            let mut got = y.clone();
+            prop_assert!(Gf2_128::axpy_on(k, &mut got, u, &x));
+            prop_assert_eq!(&got, &want, "{}", k);
+        }
 
         let mut want = y.clone();
         for (a, b) in want.iter_mut().zip(&x) {
@@ -84,9 +106,11 @@ proptest! {
         let mut got = y.clone();
         Gf2_128::mul_assign_slice(&mut got, &x);
         prop_assert_eq!(&got, &want);
-        let mut got = y;
-        Gf2_128::mul_assign_slice_128(&mut got, &x);
-        prop_assert_eq!(got, want);
+        for k in kernels() {
+            let mut got = y.clone();
+            prop_assert!(Gf2_128::mul_assign_slice_on(k, &mut got, &x));
+            prop_assert_eq!(&got, &want, "{}", k);
+        }
     }
 
     #[test]
@@ -99,27 +123,25 @@ proptest! {
         for kind in KINDS {
             // Pairs between two slices with one twiddle.
             let half = data.len() / 2;
-            let mut got = data.clone();
-            let (lo, hi) = got.split_at_mut(half);
-            Gf2_128::butterflies(lo, hi, tw[0], kind);
-            let mut narrow = data.clone();
-            let (lo, hi) = narrow.split_at_mut(half);
-            Gf2_128::butterflies_128(lo, hi, tw[0], kind);
             let mut want = data.clone();
             let (lo, hi) = want.split_at_mut(half);
             for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
                 apply_portable(kind, a, c, tw[0]);
             }
+            let mut got = data.clone();
+            let (lo, hi) = got.split_at_mut(half);
+            Gf2_128::butterflies(lo, hi, tw[0], kind);
             prop_assert_eq!(&got, &want);
-            prop_assert_eq!(&narrow, &want);
+            for k in kernels() {
+                let mut got = data.clone();
+                let (lo, hi) = got.split_at_mut(half);
+                prop_assert!(Gf2_128::butterflies_on(k, lo, hi, tw[0], kind));
+                prop_assert_eq!(&got, &want, "{} {:?}", k, kind);
+            }
 
             // A whole level on the largest prefix made of whole chunks.
             let h = 1usize << log_half;
             let len = data.len() / (2 * h) * (2 * h);
-            let mut got = data[..len].to_vec();
-            Gf2_128::butterfly_level(&mut got, h, &tw, kind);
-            let mut narrow = data[..len].to_vec();
-            Gf2_128::butterfly_level_128(&mut narrow, h, &tw, kind);
             let mut want = data[..len].to_vec();
             for (chunk, t) in want.chunks_exact_mut(2 * h).zip(&tw) {
                 let (lo, hi) = chunk.split_at_mut(h);
@@ -127,8 +149,14 @@ proptest! {
                     apply_portable(kind, a, c, *t);
                 }
             }
-            prop_assert_eq!(&narrow, &want);
-            prop_assert_eq!(got, want);
+            let mut got = data[..len].to_vec();
+            Gf2_128::butterfly_level(&mut got, h, &tw, kind);
+            prop_assert_eq!(&got, &want);
+            for k in kernels() {
+                let mut got = data[..len].to_vec();
+                prop_assert!(Gf2_128::butterfly_level_on(k, &mut got, h, &tw, kind));
+                prop_assert_eq!(&got, &want, "{} {:?} half {}", k, kind, h);
+            }
         }
     }
 
@@ -175,14 +203,10 @@ fn gf_dot_long_vectors() {
         s ^= s << 17;
         s
     };
-    // Which paths these lengths exercise on this machine: the wide kernel
-    // takes 8 terms or more, in fours, and leaves a 0–3 term tail.
-    eprintln!(
-        "GF(2^128) dot: hardware {}, 512-bit {}",
-        Gf2_128::uses_hardware_mul(),
-        Gf2_128::uses_wide_dot()
-    );
-    for len in [0usize, 1, 2, 3, 7, 8, 9, 10, 11, 12, 1000, 4151] {
+    // The wide kernels take 8 (512-bit) or 4 (256-bit) terms or more and
+    // leave a short tail; these lengths cover every tail.
+    eprintln!("kernels: {}", longfellow_field::kernels());
+    for len in [0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1000, 4151] {
         let a: Vec<Gf2_128> = (0..len)
             .map(|_| Gf2_128::from_u128(((next() as u128) << 64) | next() as u128))
             .collect();
@@ -194,8 +218,80 @@ fn gf_dot_long_vectors() {
             .zip(&b)
             .fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
         assert_eq!(Gf2_128::dot(&a, &b), want, "len {len}");
-        assert_eq!(Gf2_128::dot_128(&a, &b), want, "len {len}, 128-bit path");
+        for k in kernels() {
+            assert_eq!(Gf2_128::dot_on(k, &a, &b), Some(want), "len {len}, {k}");
+        }
     }
+}
+
+/// Lengths and halves large enough for every wide kernel's main loop and
+/// every tail, on each kernel this CPU has.
+#[test]
+fn gf_slice_kernels_long_vectors() {
+    let mut s = 0x5851_f42d_4c95_7f2du64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        Gf2_128::from_u128(((s as u128) << 64) | s.rotate_left(17) as u128)
+    };
+    for len in [13usize, 64, 257] {
+        let x: Vec<Gf2_128> = (0..len).map(|_| next()).collect();
+        let y: Vec<Gf2_128> = (0..len).map(|_| next()).collect();
+        let u = next();
+        let want_axpy: Vec<Gf2_128> = y
+            .iter()
+            .zip(&x)
+            .map(|(a, b)| *a + u.mul_portable(*b))
+            .collect();
+        let want_mul: Vec<Gf2_128> = y.iter().zip(&x).map(|(a, b)| a.mul_portable(*b)).collect();
+        for k in kernels() {
+            let mut got = y.clone();
+            assert!(Gf2_128::axpy_on(k, &mut got, u, &x));
+            assert_eq!(got, want_axpy, "axpy len {len}, {k}");
+            let mut got = y.clone();
+            assert!(Gf2_128::mul_assign_slice_on(k, &mut got, &x));
+            assert_eq!(got, want_mul, "mul_assign len {len}, {k}");
+        }
+    }
+    let data: Vec<Gf2_128> = (0..512).map(|_| next()).collect();
+    let tw: Vec<Gf2_128> = (0..256).map(|_| next()).collect();
+    for kind in KINDS {
+        for half in [1usize, 2, 4, 8, 16, 256] {
+            let mut want = data.clone();
+            for (chunk, t) in want.chunks_exact_mut(2 * half).zip(&tw) {
+                let (lo, hi) = chunk.split_at_mut(half);
+                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+                    apply_portable(kind, a, c, *t);
+                }
+            }
+            for k in kernels() {
+                let mut got = data.clone();
+                assert!(Gf2_128::butterfly_level_on(k, &mut got, half, &tw, kind));
+                assert_eq!(got, want, "{kind:?} half {half}, {k}");
+            }
+        }
+    }
+}
+
+/// On x86_64, every kernel whose instructions the CPU has is available,
+/// so the comparisons above ran on all of them.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn every_kernel_this_cpu_has_is_tested() {
+    use std::arch::is_x86_feature_detected as has;
+    let clmul = has!("pclmulqdq");
+    assert!(Gf2Kernel::Portable.is_available());
+    assert_eq!(Gf2Kernel::Clmul128.is_available(), clmul);
+    assert_eq!(
+        Gf2Kernel::Clmul256.is_available(),
+        clmul && has!("avx2") && has!("vpclmulqdq")
+    );
+    assert_eq!(
+        Gf2Kernel::Clmul512.is_available(),
+        clmul && has!("avx512f") && has!("vpclmulqdq")
+    );
+    eprintln!("kernels tested: {:?}", kernels());
 }
 
 #[test]

@@ -294,6 +294,7 @@ fn print_table(ctx: &report::Context, runs: &[Run], reference: Option<bool>) {
         runs.len(),
         ctx.warmup
     );
+    println!("kernels   {}", longfellow_field::kernels());
     println!(
         "{:<9} {:>10} {:>10} {:>10} {:>10}",
         "phase", "min ms", "median ms", "p95 ms", "cpu med ms"

@@ -4,15 +4,16 @@
 pub(crate) mod portable;
 mod subfield;
 
-use crate::{Butterfly, Field, FieldKind};
+use crate::arch::Gf2Path;
+use crate::{Butterfly, Field, FieldKind, Gf2Kernel};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
 /// An element of GF(2^128): bit i of the `u128` is the coefficient of x^i,
 /// and the wire encoding is that `u128` in little-endian order (circuit
 /// field ID 4). Every 16-byte string is a valid encoding.
 ///
-/// `repr(transparent)`: the 512-bit kernels in `arch` read four adjacent
-/// elements as one 64-byte vector, which needs exactly the `u128` layout.
+/// `repr(transparent)`: the 256- and 512-bit kernels in `arch` read two or
+/// four adjacent elements as one vector, which needs exactly the `u128` layout.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(transparent)]
 pub struct Gf2_128(pub(crate) u128);
@@ -69,68 +70,81 @@ impl Gf2_128 {
         Self(portable::mul(self.0, rhs.0))
     }
 
-    /// Whether multiplication uses a hardware carry-less multiply on this CPU.
+    /// Whether multiplication uses a hardware carry-less multiply in this
+    /// process (see [`crate::kernels`]).
     #[doc(hidden)]
     pub fn uses_hardware_mul() -> bool {
-        crate::arch::has_clmul()
-    }
-
-    /// [`Field::dot`] on the 128-bit carry-less multiply even where the
-    /// 512-bit one exists, so tests cover both paths on such CPUs.
-    #[doc(hidden)]
-    pub fn dot_128(a: &[Self], b: &[Self]) -> Self {
-        crate::arch::gf_dot_with(a, b, false).unwrap_or_else(|| Self::dot_portable(a, b))
-    }
-
-    /// [`Field::axpy`] on the 128-bit path (see [`Self::dot_128`]).
-    #[doc(hidden)]
-    pub fn axpy_128(y: &mut [Self], u: Self, x: &[Self]) {
-        if !crate::arch::gf_axpy_with(y, u, x, false) {
-            for (a, &b) in y.iter_mut().zip(x) {
-                *a += u * b;
-            }
-        }
-    }
-
-    /// [`Field::mul_assign_slice`] on the 128-bit path (see
-    /// [`Self::dot_128`]).
-    #[doc(hidden)]
-    pub fn mul_assign_slice_128(x: &mut [Self], y: &[Self]) {
-        if !crate::arch::gf_mul_assign_with(x, y, false) {
-            for (a, &b) in x.iter_mut().zip(y) {
-                *a *= b;
-            }
-        }
-    }
-
-    /// [`Field::butterflies`] on the 128-bit path (see [`Self::dot_128`]).
-    #[doc(hidden)]
-    pub fn butterflies_128(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
-        if !crate::arch::gf_butterflies_with(lo, hi, t, kind, false) {
-            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                kind.apply(a, c, t);
-            }
-        }
-    }
-
-    /// [`Field::butterfly_level`] on the 128-bit path (see
-    /// [`Self::dot_128`]).
-    #[doc(hidden)]
-    pub fn butterfly_level_128(data: &mut [Self], half: usize, twiddles: &[Self], kind: Butterfly) {
-        crate::traits::check_level(data.len(), half, twiddles.len());
-        if !crate::arch::gf_butterfly_level_with(data, half, twiddles, kind, false) {
-            for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
-                let (lo, hi) = chunk.split_at_mut(half);
-                Self::butterflies_128(lo, hi, t, kind);
-            }
-        }
+        crate::kernels().gf2_128 != Gf2Kernel::Portable
     }
 
     /// Whether [`Field::dot`] uses the 512-bit carry-less multiply
-    /// (AVX-512 VPCLMULQDQ, four products per instruction) on this CPU.
+    /// (AVX-512 VPCLMULQDQ, four products per instruction) in this process.
     #[doc(hidden)]
     pub fn uses_wide_dot() -> bool {
-        crate::arch::has_wide_clmul()
+        crate::kernels().gf2_128 == Gf2Kernel::Clmul512
+    }
+
+    // The same operations on a kernel of the caller's choice, whatever the
+    // process selected, so tests can run every path this CPU has against
+    // the portable one. `None` (or `false`) when this CPU lacks it.
+
+    /// `a·b` on `kernel`.
+    #[doc(hidden)]
+    pub fn mul_on(kernel: Gf2Kernel, a: Self, b: Self) -> Option<Self> {
+        let path = Gf2Path::new(kernel)?;
+        Some(Self(crate::arch::gf_mul(path, a.0, b.0)))
+    }
+
+    /// [`Field::dot`] on `kernel`.
+    #[doc(hidden)]
+    pub fn dot_on(kernel: Gf2Kernel, a: &[Self], b: &[Self]) -> Option<Self> {
+        let path = Gf2Path::new(kernel)?;
+        Some(crate::arch::gf_dot(path, a, b))
+    }
+
+    /// [`Field::axpy`] on `kernel`.
+    #[doc(hidden)]
+    pub fn axpy_on(kernel: Gf2Kernel, y: &mut [Self], u: Self, x: &[Self]) -> bool {
+        Gf2Path::new(kernel)
+            .map(|p| crate::arch::gf_axpy(p, y, u, x))
+            .is_some()
+    }
+
+    /// [`Field::mul_assign_slice`] on `kernel`.
+    #[doc(hidden)]
+    pub fn mul_assign_slice_on(kernel: Gf2Kernel, x: &mut [Self], y: &[Self]) -> bool {
+        Gf2Path::new(kernel)
+            .map(|p| crate::arch::gf_mul_assign(p, x, y))
+            .is_some()
+    }
+
+    /// [`Field::butterflies`] on `kernel`.
+    #[doc(hidden)]
+    pub fn butterflies_on(
+        kernel: Gf2Kernel,
+        lo: &mut [Self],
+        hi: &mut [Self],
+        t: Self,
+        kind: Butterfly,
+    ) -> bool {
+        Gf2Path::new(kernel)
+            .map(|p| crate::arch::gf_butterflies(p, lo, hi, t, kind))
+            .is_some()
+    }
+
+    /// [`Field::butterfly_level`] on `kernel`.
+    #[doc(hidden)]
+    pub fn butterfly_level_on(
+        kernel: Gf2Kernel,
+        data: &mut [Self],
+        half: usize,
+        twiddles: &[Self],
+        kind: Butterfly,
+    ) -> bool {
+        crate::traits::check_level(data.len(), half, twiddles.len());
+        Gf2Path::new(kernel)
+            .map(|p| crate::arch::gf_butterfly_level(p, data, half, twiddles, kind))
+            .is_some()
     }
 
     /// `self^(2^k)`.
@@ -158,10 +172,7 @@ impl Gf2_128 {
 
     #[inline(always)]
     fn mul_elt(&self, rhs: &Self) -> Self {
-        match crate::arch::gf_mul(self.0, rhs.0) {
-            Some(p) => Self(p),
-            None => Self(portable::mul(self.0, rhs.0)),
-        }
+        Self(crate::arch::gf_mul(Gf2Path::selected(), self.0, rhs.0))
     }
 
     /// [`Field::dot`] without carry-less multiply instructions (products
@@ -169,13 +180,7 @@ impl Gf2_128 {
     /// compare it against the hardware path.
     #[doc(hidden)]
     pub fn dot_portable(a: &[Self], b: &[Self]) -> Self {
-        let (mut lo, mut hi) = (0u128, 0u128);
-        for (x, y) in a.iter().zip(b) {
-            let (l, h) = portable::clmul128(x.0, y.0);
-            lo ^= l;
-            hi ^= h;
-        }
-        Self(portable::reduce(lo, hi))
+        crate::arch::gf_dot(Gf2Path::PORTABLE, a, b)
     }
 }
 
@@ -278,43 +283,24 @@ impl Field for Gf2_128 {
     }
 
     fn dot(a: &[Self], b: &[Self]) -> Self {
-        crate::arch::gf_dot(a, b).unwrap_or_else(|| Self::dot_portable(a, b))
+        crate::arch::gf_dot(Gf2Path::selected(), a, b)
     }
 
     fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
-        if !crate::arch::gf_axpy(y, u, x) {
-            for (a, &b) in y.iter_mut().zip(x) {
-                *a += u * b;
-            }
-        }
+        crate::arch::gf_axpy(Gf2Path::selected(), y, u, x)
     }
 
     fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
-        if !crate::arch::gf_mul_assign(x, y) {
-            for (a, &b) in x.iter_mut().zip(y) {
-                *a *= b;
-            }
-        }
+        crate::arch::gf_mul_assign(Gf2Path::selected(), x, y)
     }
 
     fn butterflies(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
-        if !crate::arch::gf_butterflies(lo, hi, t, kind) {
-            for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                kind.apply(a, c, t);
-            }
-        }
+        crate::arch::gf_butterflies(Gf2Path::selected(), lo, hi, t, kind)
     }
 
     fn butterfly_level(data: &mut [Self], half: usize, twiddles: &[Self], kind: Butterfly) {
         crate::traits::check_level(data.len(), half, twiddles.len());
-        if !crate::arch::gf_butterfly_level(data, half, twiddles, kind) {
-            for (chunk, &t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
-                let (lo, hi) = chunk.split_at_mut(half);
-                for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
-                    kind.apply(a, c, t);
-                }
-            }
-        }
+        crate::arch::gf_butterfly_level(Gf2Path::selected(), data, half, twiddles, kind)
     }
 
     fn invert(&self) -> CtOption<Self> {

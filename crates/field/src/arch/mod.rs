@@ -1,0 +1,366 @@
+//! Everything CPU-specific, behind a safe API: carry-less multiplication
+//! for GF(2^128) (x86_64 PCLMULQDQ and 256/512-bit VPCLMULQDQ in
+//! [`x86_64`], aarch64 PMULL in [`aarch64`]) and the P-256 base field in
+//! x86_64 assembly, with the [`portable`] twins they are tested against and
+//! the [`select`]ion of which runs.
+//!
+//! This is the only module of the crate that uses `unsafe`. Running an
+//! instruction from an extension is sound only once the CPU is known to
+//! have it: each dispatch below holds a witness ([`Gf2Path`],
+//! [`P256Asm`]) that can only be made after detection confirmed the
+//! instructions, and every `unsafe` block says which check covers it.
+#![allow(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+pub(crate) mod portable;
+pub(crate) mod select;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+use crate::{Butterfly, Gf2_128};
+use select::Gf2Kernel;
+#[cfg(target_arch = "x86_64")]
+use select::P256Kernel;
+
+/// A GF(2^128) kernel this CPU has been checked to run: the only way the
+/// dispatch functions below reach instruction-set code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Gf2Path(Gf2Kernel);
+
+impl Gf2Path {
+    /// The kernel the process selected (the selection only picks
+    /// available kernels).
+    #[inline(always)]
+    pub(crate) fn selected() -> Self {
+        Self(select::gf2())
+    }
+
+    /// `kernel`, if this CPU has its instructions.
+    pub(crate) fn new(kernel: Gf2Kernel) -> Option<Self> {
+        kernel.is_available().then_some(Self(kernel))
+    }
+
+    /// The portable path (always available).
+    pub(crate) const PORTABLE: Self = Self(Gf2Kernel::Portable);
+}
+
+// Slices shorter than these take the next narrower kernel: a 512-bit
+// register holds four elements, a 256-bit one two, and below two
+// registers' worth the set-up costs more than it saves.
+#[cfg(target_arch = "x86_64")]
+const MIN_512: usize = 8;
+#[cfg(target_arch = "x86_64")]
+const MIN_256: usize = 4;
+
+/// `a·b`.
+#[inline(always)]
+pub(crate) fn gf_mul(path: Gf2Path, a: u128, b: u128) -> u128 {
+    match path.0 {
+        Gf2Kernel::Portable => portable::mul(a, b),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: every kernel but `Portable` needs PCLMULQDQ, and `path`
+        // exists only if its kernel passed detection.
+        _ => unsafe { x86_64::clmul128::mul_inline(a, b) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the only other aarch64 kernel, `Clmul128`, is available
+        // only with NEON and PMULL, checked when `path` was made.
+        _ => unsafe { aarch64::pmull::mul(a, b) },
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        _ => portable::mul(a, b),
+    }
+}
+
+/// `Σ a_i·b_i` with one reduction.
+#[inline]
+pub(crate) fn gf_dot(path: Gf2Path, a: &[Gf2_128], b: &[Gf2_128]) -> Gf2_128 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = a.len().min(b.len());
+        use x86_64::{clmul128, clmul256, clmul512};
+        // SAFETY (all three): `path` exists only if its kernel passed
+        // detection; Clmul512 means AVX-512F, VPCLMULQDQ, PCLMULQDQ and
+        // SSE2, Clmul256 AVX2, VPCLMULQDQ, PCLMULQDQ and SSE2, and every
+        // kernel but Portable includes PCLMULQDQ and SSE2.
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if n >= MIN_512 => {
+                // SAFETY: see above.
+                return Gf2_128(unsafe { clmul512::dot(a, b) });
+            }
+            Gf2Kernel::Clmul256 if n >= MIN_256 => {
+                // SAFETY: see above.
+                return Gf2_128(unsafe { clmul256::dot(a, b) });
+            }
+            // SAFETY: see above.
+            _ => return Gf2_128(unsafe { clmul128::dot(a, b) }),
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: a non-portable aarch64 path means NEON and PMULL were
+            // detected.
+            return Gf2_128(unsafe { aarch64::pmull::dot(a, b) });
+        }
+    }
+    let _ = path;
+    portable::dot(a, b)
+}
+
+/// `y_i ← y_i + u·x_i`.
+#[inline]
+pub(crate) fn gf_axpy(path: Gf2Path, y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = y.len().min(x.len());
+        use x86_64::{clmul128, clmul256, clmul512};
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if n >= MIN_512 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::axpy(y, u.0, x) };
+            }
+            Gf2Kernel::Clmul256 if n >= MIN_256 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul256::axpy(y, u.0, x) };
+            }
+            // SAFETY: as in `gf_dot`.
+            _ => return unsafe { clmul128::axpy(y, u.0, x) },
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: as in `gf_dot`.
+            return unsafe { aarch64::pmull::axpy(y, u.0, x) };
+        }
+    }
+    let _ = path;
+    portable::axpy(y, u, x)
+}
+
+/// `x_i ← x_i·y_i`.
+#[inline]
+pub(crate) fn gf_mul_assign(path: Gf2Path, x: &mut [Gf2_128], y: &[Gf2_128]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = x.len().min(y.len());
+        use x86_64::{clmul128, clmul256, clmul512};
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if n >= MIN_512 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::mul_assign(x, y) };
+            }
+            Gf2Kernel::Clmul256 if n >= MIN_256 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul256::mul_assign(x, y) };
+            }
+            // SAFETY: as in `gf_dot`.
+            _ => return unsafe { clmul128::mul_assign(x, y) },
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: as in `gf_dot`.
+            return unsafe { aarch64::pmull::mul_assign(x, y) };
+        }
+    }
+    let _ = path;
+    portable::mul_assign(x, y)
+}
+
+/// Butterflies between `lo` and `hi` with one twiddle.
+#[inline]
+pub(crate) fn gf_butterflies(
+    path: Gf2Path,
+    lo: &mut [Gf2_128],
+    hi: &mut [Gf2_128],
+    t: Gf2_128,
+    kind: Butterfly,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = lo.len().min(hi.len());
+        use x86_64::{clmul128, clmul256, clmul512};
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if n >= MIN_512 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::butterflies(lo, hi, t.0, kind) };
+            }
+            Gf2Kernel::Clmul256 if n >= MIN_256 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul256::butterflies(lo, hi, t.0, kind) };
+            }
+            // SAFETY: as in `gf_dot`.
+            _ => return unsafe { clmul128::butterflies(lo, hi, t.0, kind) },
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: as in `gf_dot`.
+            return unsafe { aarch64::pmull::butterflies(lo, hi, t.0, kind) };
+        }
+    }
+    let _ = path;
+    portable::butterflies(lo, hi, t, kind)
+}
+
+/// One FFT level (shape already checked by the caller).
+#[inline]
+pub(crate) fn gf_butterfly_level(
+    path: Gf2Path,
+    data: &mut [Gf2_128],
+    half: usize,
+    twiddles: &[Gf2_128],
+    kind: Butterfly,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use x86_64::{clmul128, clmul256, clmul512};
+        // Halves of four or more elements fill whole 512-bit vectors;
+        // halves of one or two are regrouped, eight elements at a time.
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if half >= 4 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::butterfly_level(data, half, twiddles, kind) };
+            }
+            Gf2Kernel::Clmul512 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::butterfly_level_small(data, half, twiddles, kind) };
+            }
+            Gf2Kernel::Clmul256 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul256::butterfly_level(data, half, twiddles, kind) };
+            }
+            Gf2Kernel::Clmul128 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul128::butterfly_level(data, half, twiddles, kind) };
+            }
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: as in `gf_dot`.
+            return unsafe { aarch64::pmull::butterfly_level(data, half, twiddles, kind) };
+        }
+    }
+    let _ = path;
+    portable::butterfly_level(data, half, twiddles, kind)
+}
+
+// ---------------------------------------------------------------------------
+// P-256 base field.
+
+/// Proof that the CPU has BMI2 and ADX and the selection allows the
+/// assembly, the only way to reach the MULX kernels: [`P256Asm::detect`]
+/// is its sole constructor, so holding one makes them safe to call.
+/// Callers detect once per slice kernel rather than once per product.
+/// Uninhabited off x86_64.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct P256Asm(AsmWitness);
+
+#[cfg(target_arch = "x86_64")]
+type AsmWitness = ();
+#[cfg(not(target_arch = "x86_64"))]
+type AsmWitness = core::convert::Infallible;
+
+impl P256Asm {
+    /// The token if this process runs the assembly (cached selection).
+    #[inline(always)]
+    pub(crate) fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if select::p256() == P256Kernel::MulxAdx {
+                return Some(Self(()));
+            }
+        }
+        None
+    }
+
+    /// `a·b` as eight little-endian limbs (any 256-bit inputs).
+    #[inline(always)]
+    pub(crate) fn wide_mul(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            // SAFETY: `self` exists, so BMI2 and ADX are present.
+            unsafe { x86_64::p256::wide_mul(a, b) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b);
+            match self.0 {}
+        }
+    }
+
+    /// The Montgomery product `a·b·2⁻²⁵⁶ mod p` of reduced inputs, fully
+    /// reduced.
+    #[inline(always)]
+    pub(crate) fn mont_mul(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            // SAFETY: `self` exists, so BMI2 and ADX are present.
+            unsafe { x86_64::p256::mont_mul(a, b) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b);
+            match self.0 {}
+        }
+    }
+
+    /// The Montgomery square `a²·2⁻²⁵⁶ mod p` of a reduced input, fully
+    /// reduced.
+    #[inline(always)]
+    pub(crate) fn mont_square(self, a: &[u64; 4]) -> [u64; 4] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            // SAFETY: `self` exists, so BMI2 and ADX are present.
+            unsafe { x86_64::p256::mont_square(a) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = a;
+            match self.0 {}
+        }
+    }
+}
+
+/// `(a + b) mod p` for reduced P-256 inputs in x86_64 carry-chain
+/// assembly, or `None` where that is not selected (the caller runs the
+/// generic code).
+#[inline(always)]
+pub(crate) fn p256_add(a: &[u64; 4], b: &[u64; 4]) -> Option<[u64; 4]> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if select::p256() != P256Kernel::Portable {
+            return Some(x86_64::p256::add(a, b));
+        }
+    }
+    let _ = (a, b);
+    None
+}
+
+/// `(a − b) mod p`; see [`p256_add`].
+#[inline(always)]
+pub(crate) fn p256_sub(a: &[u64; 4], b: &[u64; 4]) -> Option<[u64; 4]> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if select::p256() != P256Kernel::Portable {
+            return Some(x86_64::p256::sub(a, b));
+        }
+    }
+    let _ = (a, b);
+    None
+}

@@ -1,0 +1,216 @@
+//! GF(2^128) with PCLMULQDQ: one 64×64 carry-less product per instruction
+//! on 128-bit registers. The products of the wider paths' short tails run
+//! here too.
+//!
+//! Each kernel is a safe `#[target_feature]` function: calling it is
+//! `unsafe` only from code compiled without those features, which
+//! [`crate::arch`] does after the selection confirmed the CPU has them.
+
+use crate::{Butterfly, Gf2_128};
+use core::arch::x86_64::{
+    __m128i, _mm_clmulepi64_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128,
+    _mm_srli_si128, _mm_xor_si128,
+};
+
+/// x^128 ≡ x^7 + x^2 + x + 1, as a 64-bit carry-less multiplier.
+pub(super) const POLY: i64 = 0x87;
+
+#[inline(always)]
+pub(super) fn to_u128(v: __m128i) -> u128 {
+    // SAFETY: `__m128i` and `u128` are both 16 bytes of plain data with no
+    // invalid bit patterns; on little-endian x86_64 lane 0 becomes the low
+    // 64 bits.
+    unsafe { core::mem::transmute::<__m128i, u128>(v) }
+}
+
+#[inline(always)]
+pub(super) fn to_vec(v: u128) -> __m128i {
+    // SAFETY: as in `to_u128`, in the other direction.
+    unsafe { core::mem::transmute::<u128, __m128i>(v) }
+}
+
+/// Unreduced product as three 128-bit parts (low, middle, high): the
+/// 256-bit value is `low ⊕ middle·x^64 ⊕ high·x^128`. Products can be
+/// summed part-wise before a single [`reduce`].
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(super) fn product(a: __m128i, b: __m128i) -> [__m128i; 3] {
+    let lo = _mm_clmulepi64_si128::<0x00>(a, b);
+    let hi = _mm_clmulepi64_si128::<0x11>(a, b);
+    let mid = _mm_xor_si128(
+        _mm_clmulepi64_si128::<0x01>(a, b),
+        _mm_clmulepi64_si128::<0x10>(a, b),
+    );
+    [lo, mid, hi]
+}
+
+/// Reduces a [`product`] (or a sum of them) modulo the field polynomial
+/// with two more carry-less multiplications by `POLY`.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(super) fn reduce([lo, mid, hi]: [__m128i; 3]) -> __m128i {
+    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+    let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+    let poly = _mm_set_epi64x(0, POLY);
+    // hi = h0 + h1·x^64. h1·x^192 ≡ (h1·POLY)·x^64: its low word lands in
+    // lo's top half, its ≤ 7 high bits join h0 at x^128.
+    let t = _mm_clmulepi64_si128::<0x01>(hi, poly);
+    let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(t));
+    let h0 = _mm_xor_si128(hi, _mm_srli_si128::<8>(t));
+    // h0·x^128 ≡ h0·POLY, at most 71 bits.
+    _mm_xor_si128(lo, _mm_clmulepi64_si128::<0x00>(h0, poly))
+}
+
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse2")]
+fn mul_vec(a: __m128i, b: __m128i) -> __m128i {
+    reduce(product(a, b))
+}
+
+/// The reduced product as inline assembly, so that it inlines into callers
+/// compiled without the `pclmulqdq` target feature (a `#[target_feature]`
+/// function cannot), leaving one well-predicted branch on the cached
+/// selection per product. Same steps as [`product`] then [`reduce`].
+///
+/// # Safety
+/// The CPU must support PCLMULQDQ (SSE2 is part of x86_64).
+#[inline(always)]
+pub(crate) unsafe fn mul_inline(a: u128, b: u128) -> u128 {
+    let poly = to_vec(POLY as u128);
+    let out: __m128i;
+    // SAFETY: register-only arithmetic on the declared operands; the
+    // caller guarantees PCLMULQDQ exists.
+    unsafe {
+        core::arch::asm!(
+            "movdqa {lo}, {a}",
+            "pclmulqdq {lo}, {b}, 0x00",
+            "movdqa {hi}, {a}",
+            "pclmulqdq {hi}, {b}, 0x11",
+            "movdqa {mid}, {a}",
+            "pclmulqdq {mid}, {b}, 0x01",
+            "pclmulqdq {a}, {b}, 0x10",
+            "pxor {mid}, {a}",
+            "movdqa {t}, {mid}",
+            "pslldq {t}, 8",
+            "pxor {lo}, {t}",
+            "psrldq {mid}, 8",
+            "pxor {hi}, {mid}",
+            // hi = h0 + h1·x^64: fold h1 (its spill joins h0), then h0.
+            "movdqa {t}, {hi}",
+            "pclmulqdq {t}, {poly}, 0x01",
+            "movdqa {mid}, {t}",
+            "pslldq {mid}, 8",
+            "pxor {lo}, {mid}",
+            "psrldq {t}, 8",
+            "pxor {hi}, {t}",
+            "pclmulqdq {hi}, {poly}, 0x00",
+            "pxor {lo}, {hi}",
+            a = inout(xmm_reg) to_vec(a) => _,
+            b = in(xmm_reg) to_vec(b),
+            poly = in(xmm_reg) poly,
+            lo = out(xmm_reg) out,
+            hi = out(xmm_reg) _,
+            mid = out(xmm_reg) _,
+            t = out(xmm_reg) _,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    to_u128(out)
+}
+
+/// `Σ a_i·b_i` with one reduction.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
+    // Karatsuba with the middle term fixed up once at the end: sum a0·b0,
+    // a1·b1 and (a0+a1)·(b0+b1) separately (3 multiplications per term
+    // instead of 4); middle = Σ(a0+a1)(b0+b1) + Σa0b0 + Σa1b1. Two
+    // independent accumulator sets keep both multipliers busy.
+    let zero = to_vec(0);
+    let mut acc = [[zero; 3]; 2];
+    let mut pairs = a.chunks_exact(2).zip(b.chunks_exact(2));
+    for (x, y) in &mut pairs {
+        for (lane, (xi, yi)) in x.iter().zip(y).enumerate() {
+            karatsuba_accumulate(&mut acc[lane], to_vec(xi.0), to_vec(yi.0));
+        }
+    }
+    let n = a.len().min(b.len());
+    if n % 2 == 1 {
+        karatsuba_accumulate(&mut acc[0], to_vec(a[n - 1].0), to_vec(b[n - 1].0));
+    }
+    let [lo, cross, hi] = [0, 1, 2].map(|i| _mm_xor_si128(acc[0][i], acc[1][i]));
+    let mid = _mm_xor_si128(cross, _mm_xor_si128(lo, hi));
+    to_u128(reduce([lo, mid, hi]))
+}
+
+/// Adds a0·b0, (a0+a1)·(b0+b1) and a1·b1 into `acc`.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse2")]
+fn karatsuba_accumulate(acc: &mut [__m128i; 3], a: __m128i, b: __m128i) {
+    // Low qword of v ^ swap(v) is v0 + v1.
+    let a_sum = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
+    let b_sum = _mm_xor_si128(b, _mm_shuffle_epi32::<0x4e>(b));
+    acc[0] = _mm_xor_si128(acc[0], _mm_clmulepi64_si128::<0x00>(a, b));
+    acc[1] = _mm_xor_si128(acc[1], _mm_clmulepi64_si128::<0x00>(a_sum, b_sum));
+    acc[2] = _mm_xor_si128(acc[2], _mm_clmulepi64_si128::<0x11>(a, b));
+}
+
+/// `y_i ← y_i + u·x_i`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
+    let u = to_vec(u);
+    for (a, b) in y.iter_mut().zip(x) {
+        a.0 ^= to_u128(mul_vec(u, to_vec(b.0)));
+    }
+}
+
+/// `x_i ← x_i·y_i`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
+    for (a, b) in x.iter_mut().zip(y) {
+        a.0 = to_u128(mul_vec(to_vec(a.0), to_vec(b.0)));
+    }
+}
+
+/// Butterflies between `lo` and `hi` with one twiddle.
+#[inline]
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind: Butterfly) {
+    let t = to_vec(t);
+    let pairs = lo.iter_mut().zip(hi.iter_mut());
+    // Additions are u128 XORs; only the product uses vector registers.
+    match kind {
+        Butterfly::Forward => {
+            for (a, c) in pairs {
+                a.0 ^= to_u128(mul_vec(t, to_vec(c.0)));
+                c.0 ^= a.0;
+            }
+        }
+        Butterfly::Backward => {
+            for (a, c) in pairs {
+                c.0 ^= a.0;
+                a.0 ^= to_u128(mul_vec(t, to_vec(c.0)));
+            }
+        }
+        Butterfly::Cross => {
+            for (a, c) in pairs {
+                let old_c = c.0;
+                c.0 ^= a.0;
+                a.0 ^= to_u128(mul_vec(t, to_vec(old_c)));
+            }
+        }
+    }
+}
+
+/// One FFT level: chunk `i` of `2·half` elements uses `twiddles[i]`.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn butterfly_level(
+    data: &mut [Gf2_128],
+    half: usize,
+    twiddles: &[Gf2_128],
+    kind: Butterfly,
+) {
+    for (chunk, t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+        let (lo, hi) = chunk.split_at_mut(half);
+        butterflies(lo, hi, t.0, kind);
+    }
+}

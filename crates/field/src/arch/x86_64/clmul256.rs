@@ -1,0 +1,205 @@
+//! GF(2^128) with VPCLMULQDQ on 256-bit AVX2 registers: two 64×64
+//! carry-less products per instruction, two elements per register. For
+//! CPUs with VPCLMULQDQ but without AVX-512 (AMD Zen 3, Intel Alder Lake
+//! and later client cores), and for AVX-512 CPUs when the switch turns the
+//! 512-bit paths off. Tails shorter than a register run on the 128-bit
+//! kernels.
+
+use super::clmul128::{self, product, reduce, to_u128, to_vec, POLY};
+use crate::{Butterfly, Gf2_128};
+use core::arch::x86_64::{
+    __m256i, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+    _mm256_clmulepi64_epi128 as clmul, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_permute2x128_si256, _mm256_setzero_si256, _mm256_storeu_si256, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi64, _mm256_xor_si256 as xor, _mm_set_epi64x, _mm_xor_si128,
+};
+
+/// Two elements from `s[..2]` (at least two, checked).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load2(s: &[Gf2_128]) -> __m256i {
+    assert!(s.len() >= 2);
+    // SAFETY: `s` holds at least two 16-byte elements, 32 bytes
+    // (`Gf2_128` is a transparent `u128`); the load has no alignment
+    // requirement.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast::<__m256i>()) }
+}
+
+/// Stores two elements into `s[..2]` (at least two, checked).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store2(s: &mut [Gf2_128], v: __m256i) {
+    assert!(s.len() >= 2);
+    // SAFETY: as in `load2`; every bit pattern is a valid element.
+    unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast::<__m256i>(), v) }
+}
+
+/// `Σ a_i·b_i`: partial products summed lane-wise, the two lanes and an
+/// odd last term folded together, one reduction.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
+    let n = a.len().min(b.len());
+    // Two accumulator sets, so that consecutive iterations' XORs do not
+    // wait on each other.
+    let zero = _mm256_setzero_si256();
+    let mut acc = [[zero; 3]; 2];
+    let mut quads = a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4));
+    for (x, y) in &mut quads {
+        for (set, off) in acc.iter_mut().zip([0, 2]) {
+            let (x, y) = (load2(&x[off..]), load2(&y[off..]));
+            set[0] = xor(set[0], clmul::<0x00>(x, y));
+            set[1] = xor(set[1], xor(clmul::<0x01>(x, y), clmul::<0x10>(x, y)));
+            set[2] = xor(set[2], clmul::<0x11>(x, y));
+        }
+    }
+    let whole4 = n - n % 4;
+    if n - whole4 >= 2 {
+        let (x, y) = (load2(&a[whole4..]), load2(&b[whole4..]));
+        let set = &mut acc[0];
+        set[0] = xor(set[0], clmul::<0x00>(x, y));
+        set[1] = xor(set[1], xor(clmul::<0x01>(x, y), clmul::<0x10>(x, y)));
+        set[2] = xor(set[2], clmul::<0x11>(x, y));
+    }
+    let fold = |i: usize| {
+        let v = xor(acc[0][i], acc[1][i]);
+        _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+    };
+    let mut parts = [fold(0), fold(1), fold(2)];
+    if n % 2 == 1 {
+        let [l, m, h] = product(to_vec(a[n - 1].0), to_vec(b[n - 1].0));
+        parts = [
+            _mm_xor_si128(parts[0], l),
+            _mm_xor_si128(parts[1], m),
+            _mm_xor_si128(parts[2], h),
+        ];
+    }
+    to_u128(reduce(parts))
+}
+
+/// Two reduced products at once, lane by lane: the steps of [`product`]
+/// and [`reduce`] on 256-bit registers.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn mul2(a: __m256i, b: __m256i) -> __m256i {
+    let zero = _mm256_setzero_si256();
+    let poly = _mm256_broadcastsi128_si256(_mm_set_epi64x(0, POLY));
+    // Within each 128-bit lane: `unpacklo(0, v)` is v·x^64 truncated,
+    // `unpackhi(v, 0)` is v / x^64.
+    let up = |v| _mm256_unpacklo_epi64(zero, v);
+    let down = |v| _mm256_unpackhi_epi64(v, zero);
+    let lo = clmul::<0x00>(a, b);
+    let hi = clmul::<0x11>(a, b);
+    let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
+    let lo = xor(lo, up(mid));
+    let hi = xor(hi, down(mid));
+    let t = clmul::<0x01>(hi, poly);
+    let lo = xor(lo, up(t));
+    let h0 = xor(hi, down(t));
+    xor(lo, clmul::<0x00>(h0, poly))
+}
+
+/// `y_i ← y_i + u·x_i`, two at a time.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
+    let n = y.len().min(x.len());
+    let uv = _mm256_broadcastsi128_si256(to_vec(u));
+    let whole = n - n % 2;
+    for (yc, xc) in y[..whole]
+        .chunks_exact_mut(2)
+        .zip(x[..whole].chunks_exact(2))
+    {
+        let r = xor(load2(yc), mul2(uv, load2(xc)));
+        store2(yc, r);
+    }
+    clmul128::axpy(&mut y[whole..n], u, &x[whole..n]);
+}
+
+/// `x_i ← x_i·y_i`, two at a time.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
+    let n = x.len().min(y.len());
+    let whole = n - n % 2;
+    for (xc, yc) in x[..whole]
+        .chunks_exact_mut(2)
+        .zip(y[..whole].chunks_exact(2))
+    {
+        let r = mul2(load2(xc), load2(yc));
+        store2(xc, r);
+    }
+    clmul128::mul_assign(&mut x[whole..n], &y[whole..n]);
+}
+
+/// The butterfly `kind` on two pairs `(a, c)` at once, twiddles `t`.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn butterfly2(a: __m256i, c: __m256i, t: __m256i, kind: Butterfly) -> (__m256i, __m256i) {
+    match kind {
+        Butterfly::Forward => {
+            let a = xor(a, mul2(t, c));
+            (a, xor(c, a))
+        }
+        Butterfly::Backward => {
+            let c = xor(c, a);
+            (xor(a, mul2(t, c)), c)
+        }
+        Butterfly::Cross => (xor(a, mul2(t, c)), xor(c, a)),
+    }
+}
+
+/// Butterflies between `lo` and `hi` with one twiddle, two pairs at a
+/// time.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind: Butterfly) {
+    let n = lo.len().min(hi.len());
+    let whole = n - n % 2;
+    let tv = _mm256_broadcastsi128_si256(to_vec(t));
+    for (a2, c2) in lo[..whole]
+        .chunks_exact_mut(2)
+        .zip(hi[..whole].chunks_exact_mut(2))
+    {
+        let (a, c) = butterfly2(load2(a2), load2(c2), tv, kind);
+        store2(a2, a);
+        store2(c2, c);
+    }
+    clmul128::butterflies(&mut lo[whole..n], &mut hi[whole..n], t, kind);
+}
+
+/// One FFT level. Halves of two or more elements fill whole registers;
+/// halves of one element are regrouped two chunks at a time: `[a0 c0]`
+/// and `[a1 c1]` become `[a0 a1]` and `[c0 c1]` with twiddles `[t0 t1]`,
+/// and are put back after the butterflies.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn butterfly_level(
+    data: &mut [Gf2_128],
+    half: usize,
+    twiddles: &[Gf2_128],
+    kind: Butterfly,
+) {
+    if half >= 2 {
+        for (chunk, t) in data.chunks_exact_mut(2 * half).zip(twiddles) {
+            let (lo, hi) = chunk.split_at_mut(half);
+            butterflies(lo, hi, t.0, kind);
+        }
+        return;
+    }
+    if half != 1 {
+        return clmul128::butterfly_level(data, half, twiddles, kind);
+    }
+    let whole = data.len() / 4 * 4;
+    let (head, tail) = data.split_at_mut(whole);
+    for (block, tw) in head.chunks_exact_mut(4).zip(twiddles.chunks_exact(2)) {
+        let (xs, ys) = block.split_at_mut(2);
+        let (x, y) = (load2(xs), load2(ys));
+        // 0x20: low lanes of both; 0x31: high lanes of both.
+        let a = _mm256_permute2x128_si256::<0x20>(x, y);
+        let c = _mm256_permute2x128_si256::<0x31>(x, y);
+        let (a, c) = butterfly2(a, c, load2(tw), kind);
+        store2(xs, _mm256_permute2x128_si256::<0x20>(a, c));
+        store2(ys, _mm256_permute2x128_si256::<0x31>(a, c));
+    }
+    let done = whole / 2;
+    for (chunk, t) in tail.chunks_exact_mut(2).zip(&twiddles[done..]) {
+        let (lo, hi) = chunk.split_at_mut(1);
+        clmul128::butterflies(lo, hi, t.0, kind);
+    }
+}
