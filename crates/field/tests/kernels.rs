@@ -334,3 +334,15 @@ fn fp256_dot_extremes() {
     let want = a.iter().fold(Fp256::ZERO, |acc, &p| acc + p * p);
     assert_eq!(Fp256::dot(&a, &a), want);
 }
+
+/// On aarch64, the PMULL kernel is available exactly when the CPU (or the
+/// emulator) reports PMULL, and nothing wider exists.
+#[cfg(target_arch = "aarch64")]
+#[test]
+fn every_kernel_this_cpu_has_is_tested() {
+    let pmull = std::arch::is_aarch64_feature_detected!("pmull");
+    assert_eq!(Gf2Kernel::Clmul128.is_available(), pmull);
+    assert!(!Gf2Kernel::Clmul256.is_available());
+    assert!(!Gf2Kernel::Clmul512.is_available());
+    eprintln!("kernels tested: {:?}", kernels());
+}
