@@ -142,10 +142,10 @@ type Statement struct {
 }
 
 type cStatement struct {
-	bcp, tr     *C.uint8_t
+	bcp, tr       *C.uint8_t
 	pkx, pky, now *C.char
-	attrs       *C.RequestedAttribute
-	free        []func()
+	attrs         *C.RequestedAttribute
+	free          []func()
 }
 
 func (s *Statement) toC() *cStatement {
