@@ -494,3 +494,29 @@ pub unsafe extern "C" fn free_circuit_bytes(cb: *mut u8, _len: usize) {
 pub extern "C" fn longfellow_last_error() -> *const c_char {
     last_error_ptr()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_error_with_its_message() {
+        let r: Result<(), CapiError> = guarded(|| panic!("boom at the boundary"));
+        assert!(matches!(r, Err(CapiError::Panic(ref m)) if m.contains("boom")));
+        // SAFETY: the last-error pointer is never null and NUL-terminated.
+        let msg = unsafe { CStr::from_ptr(longfellow_last_error()) };
+        assert!(msg.to_string_lossy().contains("boom at the boundary"));
+        assert_eq!(
+            CapiError::Panic(String::new()).prover_code(),
+            MdocProverErrorCode::GeneralFailure
+        );
+        assert_eq!(
+            CapiError::Panic(String::new()).verifier_code(),
+            MdocVerifierErrorCode::GeneralFailure
+        );
+        let ok: Result<(), CapiError> = guarded(|| Ok(()));
+        assert!(ok.is_ok());
+        // SAFETY: as above.
+        assert!(unsafe { CStr::from_ptr(longfellow_last_error()) }.is_empty());
+    }
+}

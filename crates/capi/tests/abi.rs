@@ -236,6 +236,25 @@ fn fresh_proof_verifies_and_prover_errors_get_their_codes() {
 }
 
 #[test]
+fn credential_structure_failures_get_googles_specific_codes() {
+    let bcp = circuit(V7_1);
+    let spec = spec_of(V7_1);
+    let attrs = attributes(1);
+    let mut c = case();
+    let mut documents = vec![0xa1, 0x69];
+    documents.extend_from_slice(b"documents");
+    for (mdoc, code) in [
+        (vec![0xff], P::RootDecodingFailure),
+        (vec![0xa0], P::DocumentsMissing),
+        ([&documents[..], &[0x80]].concat(), P::Document0Missing),
+        ([&documents[..], &[0x81, 0xa0]].concat(), P::DoctypeMissing),
+    ] {
+        c.mdoc = mdoc;
+        assert_eq!(prove(&bcp, &c, &attrs, spec), Err(code), "{}", last_error());
+    }
+}
+
+#[test]
 fn circuit_id_names_every_circuit_file_and_needs_no_spec() {
     for s in kZkSpecs.iter().filter(|s| s.version >= 6) {
         let hash = mdoc_zk::specs::hash_str(s).expect("ascii");
