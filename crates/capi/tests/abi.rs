@@ -312,11 +312,12 @@ fn find_zk_spec_by_attributes_picks_the_newest_or_the_named_version() {
         0
     );
     assert_eq!((out.version, out.num_attributes), (5, 2));
-    // SAFETY: as above; null is refused.
+    // SAFETY: as above.
     assert_eq!(
         unsafe { mdoc_zk::find_zk_spec_by_attributes(5, 0, &mut out) },
         -1
     );
+    // SAFETY: a null output is refused before any write.
     assert_eq!(
         unsafe { mdoc_zk::find_zk_spec_by_attributes(1, 0, ptr::null_mut()) },
         -1
