@@ -1,0 +1,3 @@
+module example.invalid/longfellow-rs/mdoczk
+
+go 1.21
