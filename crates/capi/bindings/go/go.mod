@@ -1,3 +1,3 @@
 module example.invalid/longfellow-rs/mdoczk
 
-go 1.21
+go 1.18
