@@ -15,6 +15,16 @@ pub enum CircuitError {
         /// What was being read.
         what: &'static str,
     },
+    /// One circuit where a signature + hash pair was expected.
+    #[error(
+        "this is a single {format} circuit, not a circuit pair: an mdoc proof needs the \
+         signature and hash circuits together (a `<hash>`, `.lfa1` or `.lfa2` file; \
+         `longfellow circuits fetch` gets them)"
+    )]
+    SingleCircuit {
+        /// The single circuit's format.
+        format: &'static str,
+    },
     /// The input starts with bytes that are not any supported format.
     #[error("unrecognised format (first bytes {first:02x?})")]
     BadMagic {

@@ -67,7 +67,7 @@ impl<'a> Input<'a> {
                 match self.src.read(&mut self.buf[self.end..]) {
                     Ok(k) => break k,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(CircuitError::Zstd(e.to_string())),
+                    Err(e) => return Err(decoder_error(&e)),
                 }
             };
             if got == 0 {
@@ -196,4 +196,31 @@ impl<'a> Input<'a> {
         }
         Ok(n)
     }
+}
+
+/// A readable message for a decoder failure. The zstd decoder reports a
+/// frame that stops early as a nested Debug dump of its internal error
+/// (`FailedToReadBlockHeader(ReadError(Error { kind: UnexpectedEof, .. }))`):
+/// that is a truncated file, and is said so.
+fn decoder_error(e: &std::io::Error) -> CircuitError {
+    let text = e.to_string();
+    if e.kind() == std::io::ErrorKind::UnexpectedEof
+        || text.contains("UnexpectedEof")
+        || text.contains("failed to fill whole buffer")
+    {
+        return CircuitError::Zstd(
+            "truncated: the compressed data ends before its frame does (incomplete download or copy?)"
+                .into(),
+        );
+    }
+    // Otherwise the outermost name of the error, without the dump.
+    let head: String = text
+        .split(['(', '{'])
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .take(120)
+        .collect();
+    CircuitError::Zstd(format!("corrupt compressed data ({head})"))
 }

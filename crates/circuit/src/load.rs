@@ -158,6 +158,8 @@ fn read_pair_body(inp: &mut Input<'_>, verify: bool) -> Result<PairBody, Circuit
         let sig = read_lfc1::<Fp256>(inp, verify)?;
         let hash = read_lfc1::<Gf2_128>(inp, verify)?;
         Ok((sig, hash, PairFormat::Lfc1Pair, None))
+    } else if head.starts_with(&LFC2_MAGIC) {
+        Err(CircuitError::SingleCircuit { format: "LFC2" })
     } else {
         Err(CircuitError::BadMagic {
             first: head.to_vec(),

@@ -179,6 +179,7 @@ mod tests {
 
     #[test]
     fn frame_header_of_google_pair_declares_the_lfc1_size() {
+        longfellow_testvectors::require!();
         // 98,932,952 bytes: the v7/1-attr LFC1 pair size the map records.
         let info = frame_info(&longfellow_testvectors::read(V7_1)).expect("header");
         assert_eq!(info.content_size, Some(98_932_952));
@@ -190,6 +191,7 @@ mod tests {
 
     #[test]
     fn expected_size_is_checked_before_decoding() {
+        longfellow_testvectors::require!();
         let bytes = longfellow_testvectors::read(V7_1);
         let mut called = false;
         let r = decode_stream(&bytes, u64::MAX, Some(98_932_951), |_| {
@@ -211,6 +213,7 @@ mod tests {
 
     #[test]
     fn undeclared_size_is_capped_while_streaming() {
+        longfellow_testvectors::require!();
         let bytes = longfellow_testvectors::read(&format!("{V7_1}.lfa1"));
         let r: Result<((), u64), _> = decode_stream(&bytes, 1 << 20, None, |inp| {
             let mut sink = vec![0u8; 1 << 16];

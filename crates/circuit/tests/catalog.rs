@@ -26,6 +26,7 @@ fn every_known_zkspec_is_listed_once() {
 
 #[test]
 fn catalogued_files_match_the_shared_files() {
+    longfellow_testvectors::require!();
     for e in catalog::entries() {
         for f in e.files {
             let name = format!(
@@ -42,6 +43,7 @@ fn catalogued_files_match_the_shared_files() {
 
 #[test]
 fn catalogued_file_skips_id_recomputation_and_reports_its_spec() {
+    longfellow_testvectors::require!();
     let name = "google/mdoc/circuits/6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad.lfa2";
     let bytes = read(name);
     let p = load_pair(&bytes).expect("catalogued");
@@ -57,6 +59,7 @@ fn catalogued_file_skips_id_recomputation_and_reports_its_spec() {
 
 #[test]
 fn generator_refuses_a_file_named_for_another_circuit() {
+    longfellow_testvectors::require!();
     let dir = std::env::temp_dir().join(format!("longfellow-catalog-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let bytes = read(

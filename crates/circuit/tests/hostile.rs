@@ -383,6 +383,7 @@ fn lfc2_empty_segments_are_rejected() {
 
 #[test]
 fn zstd_headers_are_checked_before_decoding() {
+    longfellow_testvectors::require!();
     // Declares 2^40 unpacked bytes.
     let mut b = vec![0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x60];
     b.extend_from_slice(&(1u64 << 40).to_le_bytes());
@@ -434,6 +435,7 @@ fn spread(len: usize, n: usize) -> impl Iterator<Item = usize> + Clone {
 
 #[test]
 fn truncated_and_flipped_lfa2_fails_cleanly() {
+    longfellow_testvectors::require!();
     let bytes = read(&format!("{V7_1}.lfa2"));
     let want = load_pair(&bytes).expect("original").zkspec_hash;
     // A flip usually decodes fully and fails the ID check (~0.2 s CPU), so
@@ -450,6 +452,7 @@ fn truncated_and_flipped_lfa2_fails_cleanly() {
 
 #[test]
 fn truncated_and_flipped_lfc1_pair_fails_cleanly() {
+    longfellow_testvectors::require!();
     // Each try may unpack most of ~90 MB, so only a few offsets.
     let bytes = read(V6_1);
     let want = load_pair(&bytes).expect("original").zkspec_hash;
@@ -475,6 +478,7 @@ fn truncated_and_flipped_lfc1_pair_fails_cleanly() {
 
 #[test]
 fn truncated_and_flipped_spec_lfc2_fails_cleanly() {
+    longfellow_testvectors::require!();
     let bytes = read("google/spec/sha256_circuit.lfc2");
     let want = *decode_lfc2::<Gf2_128>(&bytes).expect("original").id();
     let n = bytes.len();
@@ -498,6 +502,7 @@ fn unzstd(bytes: &[u8]) -> Vec<u8> {
 
 #[test]
 fn truncated_and_flipped_isrg_lfc1_fails_cleanly() {
+    longfellow_testvectors::require!();
     let packed = read(MAC);
     let raw = unzstd(&packed);
     let want = *decode_lfc1::<Gf2_128>(&raw).expect("original").id();

@@ -28,6 +28,7 @@ fn runs_by_dictionary<F: Field>(c: &Circuit<F>) -> Vec<usize> {
 
 #[test]
 fn pair_runs_match_the_terms_of_the_v7_circuits() {
+    longfellow_testvectors::require!();
     for hash in [
         "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
         "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
@@ -50,6 +51,7 @@ fn pair_runs_match_the_terms_of_the_v7_circuits() {
 /// open add up to the layer's.
 #[test]
 fn spans_reassemble_every_layer() {
+    longfellow_testvectors::require!();
     let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
     let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
     check_spans(&pair.hash);

@@ -15,16 +15,12 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-const SPECS: [&str; 8] = [
-    "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
-    "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad",
-    "8ee4849ae1293ae6fe5f9082ce3e5e15c4f198f2998c682fa1b727237d6d252f",
-    "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
-    "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6",
-    "b4bb6f01b7043f4f51d8302a30b36e3d4d2d0efc3c24557ab9212ad524a9764e",
-    "b2211223b954b34a1081e3fbf71b8ea2de28efc888b4be510f532d6ba76c2010",
-    "c70b5f44a1365c53847eb8948ad5b4fdc224251a2bc02d958c84c862823c49d6",
-];
+const SPECS: [&str; 8] = {
+    let p = longfellow_testvectors::google::MDOC_PROOFS;
+    [
+        p[0].2, p[1].2, p[2].2, p[3].2, p[4].2, p[5].2, p[6].2, p[7].2,
+    ]
+};
 
 fn check_file(name: &str, use_catalog: bool) {
     let bytes = read(&format!("{DIR}/{name}"));
@@ -38,6 +34,7 @@ fn check_file(name: &str, use_catalog: bool) {
 
 #[test]
 fn every_lfa2_identifies_fully() {
+    longfellow_testvectors::require!();
     for spec in SPECS {
         check_file(&format!("{spec}.lfa2"), false);
     }
@@ -45,6 +42,7 @@ fn every_lfa2_identifies_fully() {
 
 #[test]
 fn v7_one_attribute_lfc1_forms_identify_fully() {
+    longfellow_testvectors::require!();
     check_file(V7_1, false);
     check_file(&format!("{V7_1}.lfa1"), false);
 }
@@ -53,6 +51,7 @@ fn v7_one_attribute_lfc1_forms_identify_fully() {
 #[test]
 #[ignore = "slow: decodes 16 LFC1 pairs of ~100 MB twice"]
 fn all_shared_files_all_modes() {
+    longfellow_testvectors::require!();
     for spec in SPECS {
         for suffix in ["", ".lfa1", ".lfa2"] {
             check_file(&format!("{spec}{suffix}"), false);
@@ -64,6 +63,7 @@ fn all_shared_files_all_modes() {
 /// Facts the map records for v7/1-attr (from Google's C++ ZkSpec notes).
 #[test]
 fn v7_one_attribute_dimensions() {
+    longfellow_testvectors::require!();
     let pair = load_pair(&read(&format!("{DIR}/{V7_1}.lfa2"))).expect("load");
     assert_eq!(pair.source.format, PairFormat::Lfa2);
     let sig = &pair.sig;
@@ -90,6 +90,7 @@ fn v7_one_attribute_dimensions() {
 /// The LFC1 and LFA2 forms decode to the same terms.
 #[test]
 fn lfc1_and_lfc2_forms_agree_term_by_term() {
+    longfellow_testvectors::require!();
     let a = load_pair(&read(&format!("{DIR}/{V7_1}"))).expect("lfc1");
     let b = load_pair(&read(&format!("{DIR}/{V7_1}.lfa2"))).expect("lfa2");
     fn same<F: Field>(x: &Circuit<F>, y: &Circuit<F>) {
@@ -115,6 +116,7 @@ fn lfc1_and_lfc2_forms_agree_term_by_term() {
 
 #[test]
 fn spec_lfc2_circuits_verify_their_ids() {
+    longfellow_testvectors::require!();
     let sha = decode_lfc2::<Gf2_128>(&read("google/spec/sha256_circuit.lfc2")).expect("sha256");
     assert!(sha.total_terms() > 0);
     let ecdsa = decode_lfc2::<Fp256>(&read("google/spec/ecdsa2_circuit.lfc2")).expect("ecdsa2");
@@ -128,6 +130,7 @@ fn spec_lfc2_circuits_verify_their_ids() {
 
 #[test]
 fn isrg_compressed_lfc1_circuits_verify_their_ids() {
+    longfellow_testvectors::require!();
     let mac = load_circuit::<Gf2_128>(&read(
         "isrg/one-circuit/longfellow-mac-circuit-66aeaf09a9cc98e36873e868307ac07279d5f7e0-1.circuit.zst",
     ))
@@ -138,4 +141,29 @@ fn isrg_compressed_lfc1_circuits_verify_their_ids() {
     ))
     .expect("rfc-1");
     assert!(rfc.total_terms() > 0);
+}
+
+#[test]
+fn a_truncated_lfa2_says_truncated_not_a_decoder_dump() {
+    longfellow_testvectors::require!();
+    let bytes = read(&format!("{DIR}/{V7_1}.lfa2"));
+    for cut in [bytes.len() / 2, bytes.len() - 100] {
+        let err = load_pair(&bytes[..cut]).expect_err("truncated").to_string();
+        assert!(err.contains("truncated"), "cut at {cut}: {err}");
+        assert!(
+            !err.contains("Error {") && !err.contains("kind:"),
+            "cut at {cut}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_single_lfc2_circuit_is_named_as_such_where_a_pair_is_expected() {
+    longfellow_testvectors::require!();
+    let bytes = read("google/spec/sha256_circuit.lfc2");
+    let err = load_pair(&bytes).expect_err("single circuit").to_string();
+    assert!(
+        err.contains("single LFC2 circuit, not a circuit pair"),
+        "{err}"
+    );
 }

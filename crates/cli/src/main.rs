@@ -23,6 +23,9 @@ enum Command {
     /// Inspect and catalog circuit files.
     #[command(subcommand)]
     Circuit(cmd::circuit::CircuitCommand),
+    /// The local circuit store: list, fetch Google's files (SHA-256-pinned), verify.
+    #[command(subcommand)]
+    Circuits(cmd::circuits::CircuitsCommand),
     /// Prove and verify mdoc age proofs (docs/cli-contract.md).
     #[command(subcommand)]
     Mdoc(cmd::mdoc::MdocCommand),
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
         Command::Demo(a) => return cmd::demo::run(a),
+        Command::Circuits(c) => return cmd::circuits::run(c),
         Command::Conformance(a) => return cmd::conformance::run(a),
     };
     match result {

@@ -45,6 +45,7 @@ fn reference_proof_len() -> usize {
 
 #[test]
 fn one_run_writes_csv_and_json_with_every_phase() {
+    longfellow_testvectors::require!();
     let dir = temp_dir("run");
     let (csv, json) = (dir.join("results.csv"), dir.join("summary.json"));
     let stdout = bench(&[
@@ -102,6 +103,7 @@ fn one_run_writes_csv_and_json_with_every_phase() {
 
 #[test]
 fn only_load_prints_the_driver_tokens() {
+    longfellow_testvectors::require!();
     let stdout = bench(&["--only", "load"]);
     for key in ["load_ms=", "load_cpu_ms=", "peak_rss_kib="] {
         assert!(stdout.contains(key), "{key} missing in {stdout}");
@@ -111,6 +113,7 @@ fn only_load_prints_the_driver_tokens() {
 
 #[test]
 fn only_verify_accepts_the_stored_proof_and_rejects_an_altered_one() {
+    longfellow_testvectors::require!();
     let stdout = bench(&["--reference", "--only", "verify"]);
     for key in ["load_ms=", "verify_ms=", "verify_cpu_ms=", "verify_ok=true"] {
         assert!(stdout.contains(key), "{key} missing in {stdout}");
@@ -137,4 +140,34 @@ fn only_verify_accepts_the_stored_proof_and_rejects_an_altered_one() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("verify_ok=false"));
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn unwritable_outputs_are_refused_before_any_run() {
+    for flag in ["--csv", "--plot", "--json"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_longfellow"))
+            .args(["bench", flag, "/nonexistent-longfellow-dir/out.file"])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag) && err.contains("does not exist"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "nothing may run first: {out:?}");
+    }
+}
+
+#[test]
+fn proof_without_only_verify_is_refused() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .args(["bench", "--proof", "p.bin"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--only verify"),
+        "{out:?}"
+    );
 }

@@ -13,6 +13,7 @@ fn run(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn inspect_json_reports_google_zkspec_hashes() {
+    longfellow_testvectors::require!();
     // (hash, version, attributes) from Google's ZkSpec table.
     let cases = [
         (
@@ -57,6 +58,7 @@ fn inspect_json_reports_google_zkspec_hashes() {
 
 #[test]
 fn inspect_single_circuits() {
+    longfellow_testvectors::require!();
     let path = longfellow_testvectors::path("google/spec/ecdsa2_circuit.lfc2");
     let out = run(&[
         "circuit",

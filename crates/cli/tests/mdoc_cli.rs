@@ -60,6 +60,7 @@ fn one_line_error(out: &Output, code: i32) {
 
 #[test]
 fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
+    longfellow_testvectors::require!();
     // "Mustermann", the case's family_name.
     let (req, mdoc) = inputs("6a4d75737465726d616e6e");
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
@@ -73,12 +74,17 @@ fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
         s(&req),
         "--mdoc",
         s(&mdoc),
-        "--seed",
+        "--insecure-seed",
         "42",
         "--out",
         s(&proof),
     ]);
     assert!(out.status.success(), "{out:?}");
+    let warning = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        warning.contains("warning: --insecure-seed 42") && warning.contains("reveals"),
+        "{warning}"
+    );
     let expected = longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin"));
     assert!(
         std::fs::read(&proof).expect("proof") == expected,
@@ -215,6 +221,7 @@ fn refusals_exit_1_and_bad_input_exits_2() {
 
 #[test]
 fn verify_accepts_every_published_circuit_form() {
+    longfellow_testvectors::require!();
     let (req, _) = inputs("6a4d75737465726d616e6e");
     let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
     for suffix in ["", ".lfa1"] {

@@ -95,9 +95,16 @@ impl Summary {
         self.failed == 0
     }
 
-    /// Process exit status: 0 when nothing failed, else 1.
+    /// True when no check passed or failed: everything was skipped (no
+    /// vectors where they were looked for) or filtered away. That must not
+    /// look like success.
+    pub fn ran_nothing(&self) -> bool {
+        self.passed == 0 && self.failed == 0
+    }
+
+    /// Process exit status: 0 when something ran and nothing failed, else 1.
     pub fn exit_code(&self) -> u8 {
-        u8::from(!self.ok())
+        u8::from(!self.ok() || self.ran_nothing())
     }
 }
 

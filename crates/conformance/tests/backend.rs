@@ -73,6 +73,7 @@ fn opts(families: &[Family], backend: Stand) -> Options {
 
 #[test]
 fn stored_proofs_pass_when_reproduced_and_name_the_divergence_otherwise() {
+    longfellow_testvectors::require!();
     let mut o = opts(
         &[Family::MdocProofs],
         Stand {
@@ -106,6 +107,7 @@ fn stored_proofs_pass_when_reproduced_and_name_the_divergence_otherwise() {
 
 #[test]
 fn the_case_sweep_expects_exactly_the_reference_refusals() {
+    longfellow_testvectors::require!();
     let o = opts(
         &[Family::Cases],
         Stand {
@@ -164,6 +166,7 @@ fn the_case_sweep_expects_exactly_the_reference_refusals() {
 
 #[test]
 fn a_peer_provers_proof_is_also_checked_by_our_verifier() {
+    longfellow_testvectors::require!();
     let dir =
         std::env::temp_dir().join(format!("longfellow-conformance-pv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
@@ -222,6 +225,7 @@ impl MdocBackend for Lax {
 
 #[test]
 fn a_verifier_that_accepts_a_changed_proof_fails_the_verify_check() {
+    longfellow_testvectors::require!();
     let mut o = Options::new(longfellow_testvectors::vectors_dir());
     o.families = vec![Family::MdocProofs];
     o.filter = Some("verify v7/1".into());

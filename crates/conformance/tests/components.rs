@@ -28,6 +28,7 @@ fn assert_all_pass(out: &CollectReporter, expected_checks: usize) {
 
 #[test]
 fn transcript_merkle_commitment_ligero_pass() {
+    longfellow_testvectors::require!();
     let out = run_families(&[
         Family::Transcript,
         Family::Merkle,
@@ -39,12 +40,14 @@ fn transcript_merkle_commitment_ligero_pass() {
 
 #[test]
 fn spec_proofs_pass() {
+    longfellow_testvectors::require!();
     let out = run_families(&[Family::Spec]);
     assert_all_pass(&out, 2);
 }
 
 #[test]
 fn isrg_one_circuit_and_bind_vectors_pass() {
+    longfellow_testvectors::require!();
     let out = run_families(&[Family::IsrgOneCircuit]);
     assert_all_pass(&out, 2);
     let out = run_families(&[Family::IsrgBind]);
@@ -53,6 +56,7 @@ fn isrg_one_circuit_and_bind_vectors_pass() {
 
 #[test]
 fn witness_files_are_rebuilt() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     opts.families = vec![Family::Witnesses];
     opts.filter = Some("8d079211".into());
@@ -74,6 +78,7 @@ fn witness_files_are_rebuilt() {
 #[test]
 #[ignore = "full vector run: about 30 s with the optimised dev profile"]
 fn full_run_has_no_failure() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     // Proving every stored proof and sweeping 176 cases belongs to the CLI.
     opts.backend = Some(std::sync::Arc::new(

@@ -52,12 +52,14 @@ fn corrupt(bytes: &[u8], at: usize) -> Vec<u8> {
 
 #[test]
 fn identical_proofs_have_no_divergence() {
+    longfellow_testvectors::require!();
     let f = fixture();
     assert_eq!(diff_zk::<Gf2_128>(&f.shape, &f.proof, &f.proof), None);
 }
 
 #[test]
 fn names_the_sumcheck_layer_round_and_hand() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let lw = logw(&f.circuit);
     let layer = 3;
@@ -101,6 +103,7 @@ fn names_the_sumcheck_layer_round_and_hand() {
 
 #[test]
 fn names_ligero_responses_nonces_and_root() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let block = f.shape.ligero.block;
     let dblock = 2 * block - 1;
@@ -126,6 +129,7 @@ fn names_ligero_responses_nonces_and_root() {
 
 #[test]
 fn names_the_merkle_digest() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let lig =
         LigeroProof::<Gf2_128>::from_bytes(&f.shape.ligero, &f.proof[sumcheck_end(&f.circuit)..])
@@ -144,6 +148,7 @@ fn names_the_merkle_digest() {
 
 #[test]
 fn a_value_leaving_the_subfield_is_named_not_its_run_prefix() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let start = sumcheck_end(&f.circuit);
     let mut lig =
@@ -173,6 +178,7 @@ fn a_value_leaving_the_subfield_is_named_not_its_run_prefix() {
 
 #[test]
 fn length_differences_are_named() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let mut longer = f.proof.clone();
     longer.push(0);
@@ -188,6 +194,7 @@ fn length_differences_are_named() {
 
 #[test]
 fn unparseable_expected_bytes_fall_back_to_the_geometry() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let start = sumcheck_end(&f.circuit);
     let p = &f.shape.ligero;
@@ -228,6 +235,7 @@ mod properties {
             garbage in proptest::collection::vec(any::<u8>(), 0..64),
             break_expected in any::<bool>(),
         ) {
+    longfellow_testvectors::require!(Ok(()));
             let f = fixture();
             let mut expected = f.proof.clone();
             if break_expected {

@@ -16,6 +16,7 @@ const HASH: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae401618
 
 #[test]
 fn stored_proof_is_verified_and_reproduction_is_skipped() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     opts.backend = Some(Arc::new(LinkedVerifier::new()));
     opts.families = vec![Family::MdocProofs, Family::Cases];
@@ -41,6 +42,7 @@ fn stored_proof_is_verified_and_reproduction_is_skipped() {
 
 #[test]
 fn a_changed_byte_or_request_is_rejected() {
+    longfellow_testvectors::require!();
     let dir = longfellow_testvectors::vectors_dir();
     let circuit: PathBuf = dir.join(format!("google/mdoc/circuits/{HASH}"));
     let proof = std::fs::read(dir.join(format!("google/mdoc/proofs/{HASH}.bin"))).expect("proof");
@@ -89,6 +91,7 @@ fn a_changed_byte_or_request_is_rejected() {
 
 #[test]
 fn the_linked_prover_reproduces_the_stored_v7_proof() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     opts.families = vec![Family::MdocProofs];
     opts.filter = Some("reproduce v7/1 8d079211".into());

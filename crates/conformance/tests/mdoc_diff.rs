@@ -57,6 +57,7 @@ fn corrupt(bytes: &[u8], at: usize) -> Vec<u8> {
 
 #[test]
 fn stored_proof_splits_into_its_parts() {
+    longfellow_testvectors::require!();
     let f = fixture();
     assert_eq!(
         mdoc_part_offsets(&f.shape, &f.proof),
@@ -71,6 +72,7 @@ fn stored_proof_splits_into_its_parts() {
 
 #[test]
 fn names_mac_hash_sumcheck_sig_ligero_and_merkle_digest() {
+    longfellow_testvectors::require!();
     let f = fixture();
     let e = 16;
     let before: usize = f.hash_logw[..3].iter().map(|l| (4 * l + 2) * e).sum();

@@ -148,6 +148,7 @@ fn peer_opts(family: Family) -> Options {
 
 #[test]
 fn a_peer_prover_returning_the_stored_proof_reproduces_it() {
+    longfellow_testvectors::require!();
     let s = Scripts::new("prover-ok");
     let mut opts = peer_opts(Family::PeerProver);
     opts.peer_prover = Some(s.script(
@@ -165,6 +166,7 @@ fn a_peer_prover_returning_the_stored_proof_reproduces_it() {
 
 #[test]
 fn a_peer_prover_with_one_wrong_byte_is_told_where() {
+    longfellow_testvectors::require!();
     let proof =
         std::fs::read(vectors().join(format!("google/mdoc/proofs/{HASH}.bin"))).expect("proof");
     // Byte 96 + 32 + 5 lies in the hash circuit's first sumcheck value.
@@ -191,6 +193,7 @@ fn a_peer_prover_with_one_wrong_byte_is_told_where() {
 
 #[test]
 fn a_peer_verifier_is_checked_on_stored_and_mutated_proofs() {
+    longfellow_testvectors::require!();
     let cases: serde_json::Value = serde_json::from_slice(
         &std::fs::read(vectors().join("google/mdoc/cases.json")).expect("cases"),
     )

@@ -58,11 +58,14 @@ fn an_empty_directory_skips_every_family_with_a_reason() {
         .results
         .iter()
         .any(|r| r.reason.contains("transcript_test_vector.bin")));
-    assert_eq!(summary.exit_code(), 0);
+    // Nothing ran: a failure, not a silent success.
+    assert!(summary.ran_nothing());
+    assert_eq!(summary.exit_code(), 1);
 }
 
 #[test]
 fn a_corrupted_transcript_vector_fails_naming_the_round() {
+    longfellow_testvectors::require!();
     let dir = Scratch::new("transcript");
     let mut bytes = longfellow_testvectors::read("google/runtime/transcript_test_vector.bin");
     bytes[37 * 256 + 100] ^= 1;
@@ -86,6 +89,7 @@ fn a_corrupted_transcript_vector_fails_naming_the_round() {
 
 #[test]
 fn a_corrupted_merkle_opening_names_the_digest() {
+    longfellow_testvectors::require!();
     let dir = Scratch::new("merkle");
     let mut bytes = longfellow_testvectors::read("google/runtime/merkle_test_vector.bin");
     // Layout: n, n leaves, q, q indices, root, count, digests.
@@ -109,6 +113,7 @@ fn a_corrupted_merkle_opening_names_the_digest() {
 
 #[test]
 fn a_truncated_vector_is_a_failure_not_a_crash() {
+    longfellow_testvectors::require!();
     let dir = Scratch::new("truncated");
     let bytes = longfellow_testvectors::read("google/runtime/ligero_test_vector.bin");
     dir.put(
@@ -129,6 +134,7 @@ fn a_truncated_vector_is_a_failure_not_a_crash() {
 
 #[test]
 fn json_objects_carry_the_five_fields_and_the_summary_goes_aside() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     opts.families = vec![Family::Merkle, Family::Commitment, Family::PeerProver];
     let mut json = JsonReporter::new(Vec::new(), Vec::new());
@@ -159,6 +165,7 @@ fn json_objects_carry_the_five_fields_and_the_summary_goes_aside() {
 
 #[test]
 fn without_a_linked_prover_the_mdoc_families_say_so() {
+    longfellow_testvectors::require!();
     let mut opts = Options::new(longfellow_testvectors::vectors_dir());
     opts.backend = None;
     opts.families = vec![Family::MdocProofs, Family::Cases];
@@ -180,6 +187,7 @@ fn without_a_linked_prover_the_mdoc_families_say_so() {
 
 #[test]
 fn a_corrupted_witness_file_names_the_input_and_its_meaning() {
+    longfellow_testvectors::require!();
     let h = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
     let dir = Scratch::new("witness");
     for f in [

@@ -16,6 +16,7 @@ use longfellow_transcript::Transcript;
 
 #[test]
 fn vector_header_is_as_documented() {
+    longfellow_testvectors::require!();
     let v = load();
     assert_eq!((v.nw, v.nq, v.nreq, v.b.len()), (1000, 50, 36, 15));
     assert_eq!(v.subfield_boundary, 950);
@@ -25,6 +26,7 @@ fn vector_header_is_as_documented() {
 
 #[test]
 fn stored_proof_parses_reencodes_and_verifies() {
+    longfellow_testvectors::require!();
     let v = load();
     let params = v.params();
     let proof = LigeroProof::<Gf2_128>::from_bytes(&params, &v.proof).unwrap();
@@ -34,6 +36,7 @@ fn stored_proof_parses_reencodes_and_verifies() {
 
 #[test]
 fn reproving_reproduces_root_and_proof_bytes() {
+    longfellow_testvectors::require!();
     let v = load();
     let params = v.params();
     let mut rng = SpecLcg::new(100);
@@ -52,6 +55,7 @@ fn reproving_reproduces_root_and_proof_bytes() {
 
 #[test]
 fn wrong_statement_is_rejected_with_the_right_check() {
+    longfellow_testvectors::require!();
     let v = load();
     let params = v.params();
     let proof = LigeroProof::<Gf2_128>::from_bytes(&params, &v.proof).unwrap();

@@ -94,10 +94,12 @@ where
 
 #[test]
 fn rfc_1_fp128() {
+    longfellow_testvectors::require!();
     run::<Fp128>(RFC);
 }
 
 #[test]
 fn mac_gf2_128() {
+    longfellow_testvectors::require!();
     run::<Gf2_128>(MAC);
 }

@@ -86,10 +86,12 @@ where
 
 #[test]
 fn sha256_gf2_128_with_subfield_rows() {
+    longfellow_testvectors::require!();
     run::<Gf2_128>("sha256", 3, 12345);
 }
 
 #[test]
 fn ecdsa2_fp256() {
+    longfellow_testvectors::require!();
     run::<Fp256>("ecdsa2", 4, 123_456_789);
 }

@@ -56,6 +56,7 @@ impl Case {
 
 #[test]
 fn untouched_proof_verifies() {
+    longfellow_testvectors::require!();
     let c = load();
     c.check(&c.proof).unwrap();
 }
@@ -113,6 +114,7 @@ fn every_flipped_byte_is_rejected() {
 
 #[test]
 fn every_truncation_and_extension_is_rejected() {
+    longfellow_testvectors::require!();
     let c = load();
     for len in (0..c.proof.len()).step_by(97).chain([c.proof.len() - 1]) {
         let err = c
@@ -138,6 +140,7 @@ fn every_truncation_and_extension_is_rejected() {
 
 #[test]
 fn oversized_counts_are_refused_before_allocation() {
+    longfellow_testvectors::require!();
     let c = load();
     let p = &c.params;
     let nonces = (p.block + 2 * p.dblock - p.block + p.r) * 16 + 32 * p.nreq;
@@ -161,6 +164,7 @@ proptest! {
     /// Random multi-byte corruptions: an error, never a panic or acceptance.
     #[test]
     fn random_corruptions_fail_cleanly(edits in prop::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..6)) {
+    longfellow_testvectors::require!(Ok(()));
         let c = load();
         let mut bytes = c.proof.clone();
         for (i, x) in edits {

@@ -75,6 +75,7 @@ fn check(mdoc: &IssuedMdoc, ids: &[&str], version: u32) {
 
 #[test]
 fn age_verification_satisfies_v6_and_v7_circuits() {
+    longfellow_testvectors::require!();
     let mdoc = issue(MdocBuilder::age_verification(), 41);
     for version in [6, 7] {
         check(&mdoc, &["age_over_18"], version);
@@ -84,6 +85,7 @@ fn age_verification_satisfies_v6_and_v7_circuits() {
 #[test]
 #[ignore = "loads and evaluates four of Google's circuit pairs (~15 s)"]
 fn mdl_satisfies_v6_and_v7_circuits_for_one_and_four_attributes() {
+    longfellow_testvectors::require!();
     let mdoc = issue(MdocBuilder::mdl(), 42);
     for version in [6, 7] {
         check(&mdoc, &["age_over_18"], version);
@@ -113,6 +115,7 @@ fn mdl_satisfies_v6_and_v7_circuits_for_one_and_four_attributes() {
 #[test]
 #[ignore = "loads and evaluates two of Google's circuit pairs (~5 s)"]
 fn identifiers_of_24_bytes_fail_only_version_7() {
+    longfellow_testvectors::require!();
     let id = "x".repeat(24);
     let mdoc = issue(
         MdocBuilder::age_verification()

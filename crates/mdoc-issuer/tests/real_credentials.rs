@@ -10,17 +10,7 @@ use longfellow_mdoc_issuer::{value, MdocBuilder};
 use longfellow_mdoc_witness::parse_device_response;
 
 fn real(name: &str) -> Vec<u8> {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = json
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == name)
-        .expect("case");
-    hex::decode(case["mdoc_hex"].as_str().expect("hex")).expect("hex")
+    longfellow_testvectors::google::mdoc_case(name).mdoc
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> usize {
@@ -54,6 +44,7 @@ fn without_salt(item: &[u8]) -> Vec<u8> {
 
 #[test]
 fn euav_envelope_items_and_device_signed_match_a_real_attestation() {
+    longfellow_testvectors::require!();
     let real = real("+18-mdoc[9].json");
     // The real attestation discloses age_over_18 and nym, digest IDs 0, 1.
     let ours = issue(
@@ -94,6 +85,7 @@ fn mso_map(response: &[u8]) -> Vec<u8> {
 
 #[test]
 fn mdl_mso_matches_a_real_licence_where_content_agrees() {
+    longfellow_testvectors::require!();
     let real = real("birthdate_1971_09_01-mdoc[3].json");
     let ours = issue(MdocBuilder::mdl(), 32).device_response;
     let (rm, om) = (mso_map(&real), mso_map(&ours));

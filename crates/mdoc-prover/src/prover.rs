@@ -9,7 +9,7 @@ use longfellow_mdoc_witness::mac::{prover_keys_from_bytes, MacInputs, PROVER_KEY
 use longfellow_mdoc_witness::{MdocError, PrivateWitness, Witnesses};
 use longfellow_transcript::Transcript;
 use longfellow_zk::{ProvePhase as ZkPhase, ZkError, ZkProver};
-use rand_core::RngCore;
+use rand_core::CryptoRngCore;
 
 /// Why no proof was produced.
 #[derive(Debug, thiserror::Error)]
@@ -121,8 +121,12 @@ impl<'a> Prover<'a> {
     }
 
     /// Proves `request` with the DeviceResponse `mdoc`, drawing randomness
-    /// from `rng`; returns the proof bytes.
-    pub fn prove<R: RngCore + ?Sized>(
+    /// from `rng`; returns the proof bytes. The generator must be a
+    /// cryptographic one (e.g. `OsRng`): the proof's zero knowledge rests
+    /// on it, and a predictable one reveals the witness. The deterministic
+    /// generators that reproduce published proofs qualify only with
+    /// `longfellow-random`'s `test-vectors` feature.
+    pub fn prove<R: CryptoRngCore + ?Sized>(
         &self,
         request: &MdocRequest,
         mdoc: &[u8],
@@ -135,7 +139,7 @@ impl<'a> Prover<'a> {
     /// switches to another [`Phase`] (phases recur: the witness is finished
     /// after both commitments, and each circuit runs sumcheck then Ligero),
     /// so a caller can time them. The proof is the same bytes.
-    pub fn prove_observed<R: RngCore + ?Sized>(
+    pub fn prove_observed<R: CryptoRngCore + ?Sized>(
         &self,
         request: &MdocRequest,
         mdoc: &[u8],

@@ -25,6 +25,7 @@ fn request() -> (longfellow_mdoc::MdocRequest, Vec<u8>) {
 
 #[test]
 fn v7_proves_and_verifies_an_eu_age_attestation() {
+    longfellow_testvectors::require!();
     let (request, mdoc) = request();
     let pair = common::load(common::PROOFS[0].2);
     let proof = Prover::new(&pair)
@@ -41,6 +42,7 @@ fn v7_proves_and_verifies_an_eu_age_attestation() {
 
 #[test]
 fn v6_refuses_the_reordered_item_before_proving() {
+    longfellow_testvectors::require!();
     let (request, mdoc) = request();
     let pair = common::load(common::PROOFS[4].2);
     let got = Prover::new(&pair)
@@ -57,6 +59,7 @@ fn v6_refuses_the_reordered_item_before_proving() {
 
 #[test]
 fn requests_the_credential_does_not_support_are_refused() {
+    longfellow_testvectors::require!();
     let (request, mdoc) = common::request(1);
     let pair = common::load(common::PROOFS[0].2);
     let prover = Prover::new(&pair).expect("prover");

@@ -49,12 +49,14 @@ fn reproduce(index: usize) {
 
 #[test]
 fn v7_one_attribute_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(0);
 }
 
 /// One prepared prover makes many proofs; with the same seed, the same bytes.
 #[test]
 fn a_prover_is_reusable() {
+    longfellow_testvectors::require!();
     let (_, n, hash) = common::PROOFS[0];
     let pair = common::load(hash);
     let (request, mdoc) = common::request(n);
@@ -76,40 +78,47 @@ fn a_prover_is_reusable() {
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_two_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(1);
 }
 
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_three_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(2);
 }
 
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v7_four_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(3);
 }
 
 #[test]
 fn v6_one_attribute_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(4);
 }
 
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_two_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(5);
 }
 
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_three_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(6);
 }
 
 #[test]
 #[ignore = "six more whole proofs (~30 s): cargo test -p longfellow-mdoc-prover -- --include-ignored"]
 fn v6_four_attributes_reproduced_and_verified() {
+    longfellow_testvectors::require!();
     reproduce(7);
 }

@@ -28,6 +28,7 @@ fn prove_in_pool(threads: usize) -> Vec<u8> {
 
 #[test]
 fn same_bytes_on_any_thread_count() {
+    longfellow_testvectors::require!();
     let expected = common::stored_proof(common::PROOFS[0].2);
     for threads in [1, 2, 3] {
         let proof = prove_in_pool(threads);

@@ -60,6 +60,23 @@ pub enum MdocError {
     /// A requested attribute is not in the DeviceResponse.
     #[error("attribute `{0}` not found in the DeviceResponse")]
     AttributeNotFound(String),
+    /// The attribute is there, but under another namespace than requested.
+    /// The version 5 to 7 circuits do not bind the namespace (Google's
+    /// prover proves such a request); this prover refuses it, so that a
+    /// proof never claims a namespace the credential does not state.
+    #[error(
+        "attribute `{id}` is not in namespace `{requested}`: the DeviceResponse holds it under \
+         `{found}` (the version 5 to 7 circuits do not bind the namespace, but this prover only \
+         proves what the credential states: request it under `{found}`)"
+    )]
+    AttributeInOtherNamespace {
+        /// elementIdentifier.
+        id: String,
+        /// The namespace requested.
+        requested: String,
+        /// A namespace the DeviceResponse holds it in.
+        found: String,
+    },
     /// The request's docType differs from the document's (the device signs
     /// the request's, so the device signature could not verify).
     #[error("requested docType `{requested}` differs from the document's `{found}`")]
@@ -89,6 +106,18 @@ pub enum MdocError {
     /// reference: namespace ≤ 64 bytes, identifier ≤ 32, value ≤ 64).
     #[error("invalid request: {0}")]
     InvalidRequest(&'static str),
+    /// The request names another number of attributes than the circuit
+    /// proves (each circuit proves exactly its own count).
+    #[error(
+        "invalid request: it names {requested} attribute(s) but this circuit proves exactly \
+         {circuit}; use the {requested}-attribute circuit of the same version"
+    )]
+    AttributeCount {
+        /// Attributes in the request.
+        requested: usize,
+        /// Attributes the circuit proves.
+        circuit: usize,
+    },
     /// The circuit set (version, number of attributes) is not supported.
     #[error("ZkSpec version {version} with {num_attributes} attributes is not supported")]
     UnsupportedSpec { version: u32, num_attributes: usize },

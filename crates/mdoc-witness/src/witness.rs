@@ -82,8 +82,11 @@ impl PrivateWitness {
                 public::PublicInputError::MixedNamespaces => {
                     MdocError::InvalidRequest("all attributes must share one namespace")
                 }
-                public::PublicInputError::AttributeCount { .. } => {
-                    MdocError::InvalidRequest("attribute count differs from the circuit's")
+                public::PublicInputError::AttributeCount { expected, got } => {
+                    MdocError::AttributeCount {
+                        requested: got,
+                        circuit: expected,
+                    }
                 }
                 _ => {
                     MdocError::InvalidRequest("attribute namespace, identifier or value too large")
@@ -227,7 +230,20 @@ fn select_items<'r>(
             .items
             .iter()
             .find(|it| it.namespace == a.namespace && it.element_identifier == a.id)
-            .ok_or_else(|| MdocError::AttributeNotFound(a.id.clone()))?;
+            .ok_or_else(|| {
+                match response
+                    .items
+                    .iter()
+                    .find(|it| it.element_identifier == a.id)
+                {
+                    Some(other) => MdocError::AttributeInOtherNamespace {
+                        id: a.id.clone(),
+                        requested: a.namespace.clone(),
+                        found: other.namespace.clone(),
+                    },
+                    None => MdocError::AttributeNotFound(a.id.clone()),
+                }
+            })?;
         if item.element_value != a.value_cbor {
             return Err(MdocError::AttributeValueMismatch(a.id.clone()));
         }

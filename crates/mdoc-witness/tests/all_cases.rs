@@ -37,6 +37,7 @@ fn v6_refuses(name: &str) -> bool {
 
 #[test]
 fn every_case_builds_with_v7_and_v6_refuses_only_reordered_items() {
+    longfellow_testvectors::require!();
     let mut checked = 0;
     for case in common::all_cases() {
         let attrs = own_attributes(&case.mdoc);
@@ -72,6 +73,7 @@ fn every_case_builds_with_v7_and_v6_refuses_only_reordered_items() {
 
 #[test]
 fn wrong_transcript_fails_the_device_signature() {
+    longfellow_testvectors::require!();
     let mut case = common::case("birthdate_1971_09_01-mdoc[3].json");
     case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
     case.request.transcript.push(0);
@@ -87,6 +89,7 @@ fn wrong_transcript_fails_the_device_signature() {
 
 #[test]
 fn wrong_issuer_key_fails_the_issuer_signature() {
+    longfellow_testvectors::require!();
     let mut case = common::case("birthdate_1971_09_01-mdoc[3].json");
     case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
     // Another valid point: the device key of a different credential.
@@ -104,6 +107,7 @@ fn wrong_issuer_key_fails_the_issuer_signature() {
 
 #[test]
 fn request_mismatches_are_specific_errors() {
+    longfellow_testvectors::require!();
     let mut case = common::case("birthdate_1971_09_01-mdoc[3].json");
     let attrs = own_attributes(&case.mdoc);
     let spec = ZkSpecInfo {
@@ -141,6 +145,7 @@ fn request_mismatches_are_specific_errors() {
 
 #[test]
 fn every_truncation_of_a_device_response_is_an_error() {
+    longfellow_testvectors::require!();
     let case = common::case("+18-mdoc[0].json");
     for len in 0..case.mdoc.len() {
         assert!(
@@ -186,6 +191,7 @@ fn with_padded_mso(mdoc: &[u8], extra: usize) -> Vec<u8> {
 
 #[test]
 fn an_mso_too_large_for_the_circuit_is_a_specific_error() {
+    longfellow_testvectors::require!();
     let mut case = common::case(REFERENCE);
     case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
     let original = parse_device_response(&case.mdoc)
@@ -215,6 +221,7 @@ fn an_mso_too_large_for_the_circuit_is_a_specific_error() {
 
 #[test]
 fn an_item_too_long_for_two_sha_blocks_is_a_specific_error() {
+    longfellow_testvectors::require!();
     let mut case = common::case(REFERENCE);
     let r = parse_device_response(&case.mdoc).expect("parse");
     let item = &r.items[0];
@@ -241,6 +248,7 @@ proptest::proptest! {
     fn corrupted_device_responses_never_panic(
         edits in proptest::collection::vec((0usize..3173, proptest::prelude::any::<u8>()), 1..8)
     ) {
+    longfellow_testvectors::require!(Ok(()));
         let case = common::case(REFERENCE);
         let mut mdoc = case.mdoc.clone();
         for (at, b) in edits {
@@ -260,6 +268,7 @@ proptest::proptest! {
 
 #[test]
 fn a_doc_type_mismatch_is_a_specific_error() {
+    longfellow_testvectors::require!();
     let mut case = common::case(REFERENCE);
     case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
     case.request.doc_type = "eu.europa.ec.av.1".into();
@@ -271,6 +280,7 @@ fn a_doc_type_mismatch_is_a_specific_error() {
 
 #[test]
 fn a_time_outside_the_validity_period_is_a_specific_error() {
+    longfellow_testvectors::require!();
     let mut case = common::case(REFERENCE);
     case.request.attributes = own_attributes(&case.mdoc)[..1].to_vec();
     for now in ["1999-01-01T00:00:00Z", "2999-01-01T00:00:00Z"] {
@@ -284,6 +294,7 @@ fn a_time_outside_the_validity_period_is_a_specific_error() {
 
 #[test]
 fn a_digest_that_does_not_match_its_item_is_a_specific_error() {
+    longfellow_testvectors::require!();
     let mut case = common::case(REFERENCE);
     let r = parse_device_response(&case.mdoc).expect("parse");
     let item = &r.items[0];

@@ -49,6 +49,7 @@ fn attributes(n: usize) -> Vec<RequestedAttribute> {
 
 #[test]
 fn public_inputs_from_the_request_alone_match_the_reference() {
+    longfellow_testvectors::require!();
     let case = common::case("birthdate_1971_09_01-mdoc[3].json");
     for (version, n, hash) in CIRCUITS {
         let spec = ZkSpecInfo {

@@ -17,48 +17,7 @@ use longfellow_mdoc_witness::{
     build_witnesses, parse_device_response, MacInputs, RequestedAttribute, ZkSpecInfo,
 };
 
-const CIRCUITS: [(u32, usize, &str); 8] = [
-    (
-        7,
-        1,
-        "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
-    ),
-    (
-        7,
-        2,
-        "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad",
-    ),
-    (
-        7,
-        3,
-        "8ee4849ae1293ae6fe5f9082ce3e5e15c4f198f2998c682fa1b727237d6d252f",
-    ),
-    (
-        7,
-        4,
-        "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
-    ),
-    (
-        6,
-        1,
-        "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6",
-    ),
-    (
-        6,
-        2,
-        "b4bb6f01b7043f4f51d8302a30b36e3d4d2d0efc3c24557ab9212ad524a9764e",
-    ),
-    (
-        6,
-        3,
-        "b2211223b954b34a1081e3fbf71b8ea2de28efc888b4be510f532d6ba76c2010",
-    ),
-    (
-        6,
-        4,
-        "c70b5f44a1365c53847eb8948ad5b4fdc224251a2bc02d958c84c862823c49d6",
-    ),
-];
+const CIRCUITS: [(u32, usize, &str); 8] = longfellow_testvectors::google::MDOC_PROOFS;
 
 fn attributes() -> Vec<RequestedAttribute> {
     let ns = "org.iso.18013.5.1";
@@ -102,6 +61,7 @@ fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
 
 #[test]
 fn reproduces_every_reference_witness_byte_for_byte() {
+    longfellow_testvectors::require!();
     let case = load_case();
     let mut failures = Vec::new();
     for (version, n, hash) in CIRCUITS {
@@ -157,6 +117,7 @@ fn reproduces_every_reference_witness_byte_for_byte() {
 
 #[test]
 fn parses_the_reference_device_response() {
+    longfellow_testvectors::require!();
     let case = load_case();
     let r = parse_device_response(&case.mdoc).expect("parse");
     assert_eq!(r.doc_type, "org.iso.18013.5.1.mDL");
@@ -173,6 +134,7 @@ fn parses_the_reference_device_response() {
 
 #[test]
 fn a_wrong_verifier_key_is_detected() {
+    longfellow_testvectors::require!();
     let case = load_case();
     let (version, n, hash) = CIRCUITS[0];
     let spec = ZkSpecInfo {
@@ -202,6 +164,7 @@ fn a_wrong_verifier_key_is_detected() {
 /// files for v7 with one attribute.
 #[test]
 fn mac_values_sit_where_the_crate_docs_say() {
+    longfellow_testvectors::require!();
     let (version, n, hash) = CIRCUITS[0];
     let spec = ZkSpecInfo {
         version,

@@ -14,6 +14,7 @@ use longfellow_transcript::Transcript;
 
 #[test]
 fn public_inputs_match_the_reference_witnesses() {
+    longfellow_testvectors::require!();
     for (version, n, hash) in common::PROOFS {
         let spec = ZkSpec::for_version(version, n).expect("spec");
         assert_eq!(spec.circuit_hash_hex(), hash);
@@ -65,6 +66,7 @@ fn public_inputs_match_the_reference_witnesses() {
 
 #[test]
 fn verifier_key_comes_from_the_transcript_after_both_roots() {
+    longfellow_testvectors::require!();
     let (version, n, hash) = common::PROOFS[0];
     let spec = ZkSpec::for_version(version, n).expect("spec");
     let pair = common::load(hash);

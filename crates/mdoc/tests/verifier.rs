@@ -39,6 +39,7 @@ fn rejected_in(r: Result<(), VerifyError>, circuit: CircuitKind) -> FailedCheck 
 
 #[test]
 fn accepts_the_stored_proof() {
+    longfellow_testvectors::require!();
     let (request, _) = common::request(1);
     let proof = common::stored_proof(V7_1);
     verify(&request, &proof).expect("valid");
@@ -52,6 +53,7 @@ fn accepts_the_stored_proof() {
 
 #[test]
 fn statement_changes_are_rejected() {
+    longfellow_testvectors::require!();
     let (request, _) = common::request(1);
     let proof = common::stored_proof(V7_1);
 
@@ -94,6 +96,7 @@ fn statement_changes_are_rejected() {
 
 #[test]
 fn proofs_for_other_circuits_are_malformed() {
+    longfellow_testvectors::require!();
     let (request, _) = common::request(1);
     for other in [V7_2, V6_1] {
         let proof = common::stored_proof(other);
@@ -106,6 +109,7 @@ fn proofs_for_other_circuits_are_malformed() {
 
 #[test]
 fn altered_proof_bytes_are_rejected() {
+    longfellow_testvectors::require!();
     let (request, _) = common::request(1);
     let proof = common::stored_proof(V7_1);
 
@@ -156,6 +160,7 @@ fn altered_proof_bytes_are_rejected() {
 
 #[test]
 fn arbitrary_mutations_never_panic_and_never_pass() {
+    longfellow_testvectors::require!();
     let (request, _) = common::request(1);
     let proof = common::stored_proof(V7_1);
     // A fixed spread of positions and masks over the whole proof.
@@ -188,6 +193,7 @@ mod hostile {
         /// Arbitrary bytes are malformed proofs, never a panic.
         #[test]
         fn arbitrary_bytes_are_malformed(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
+    longfellow_testvectors::require!(Ok(()));
             let (request, _) = common::request(1);
             prop_assert!(matches!(verify(&request, &bytes), Err(VerifyError::Malformed(_))));
         }
@@ -195,6 +201,7 @@ mod hostile {
         /// Every strict prefix of a valid proof is malformed.
         #[test]
         fn truncations_are_malformed(cut in 0usize..360_596) {
+    longfellow_testvectors::require!(Ok(()));
             let (request, _) = common::request(1);
             let proof = stored();
             let cut = cut % proof.len();

@@ -67,6 +67,7 @@ fn tree_vector() -> TreeVector {
 
 #[test]
 fn google_tree_root_and_opening() {
+    longfellow_testvectors::require!();
     let v = tree_vector();
     assert_eq!(v.leaves.len(), 256);
     let tree = MerkleTree::new(v.leaves.clone());
@@ -78,6 +79,7 @@ fn google_tree_root_and_opening() {
 
 #[test]
 fn google_tree_opening_rejects_tampering() {
+    longfellow_testvectors::require!();
     let v = tree_vector();
     let n = v.leaves.len();
     let opened: Vec<Digest> = v.indices.iter().map(|&i| v.leaves[i]).collect();
@@ -209,6 +211,7 @@ fn column(i: usize) -> [u8; 4] {
 
 #[test]
 fn google_commitment_root_nonces_and_opening() {
+    longfellow_testvectors::require!();
     let v = commitment_vector();
     assert_eq!((v.n, v.indices.len(), v.proof.len()), (193, 25, 73));
     let mut rng = CounterRng::new(42);
@@ -230,6 +233,7 @@ fn google_commitment_root_nonces_and_opening() {
 
 #[test]
 fn google_commitment_rejects_tampering() {
+    longfellow_testvectors::require!();
     let v = commitment_vector();
     let check = |nonces: &[Nonce], proof: &[Digest], data: &dyn Fn(usize) -> [u8; 4]| {
         verify_commitment(&v.root, v.n, &v.indices, nonces, proof, |_, i, h| {

@@ -32,6 +32,10 @@ impl SeededOrOs {
     }
 }
 
+/// Insecure when seeded; only with `test-vectors`.
+#[cfg(feature = "test-vectors")]
+impl rand_core::CryptoRng for SeededOrOs {}
+
 impl RngCore for SeededOrOs {
     fn next_u32(&mut self) -> u32 {
         self.inner().next_u32()

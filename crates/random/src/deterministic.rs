@@ -2,7 +2,9 @@
 //!
 //! **Tests and conformance only.** None of these is cryptographic: their whole
 //! output follows from a 64-bit seed (or from nothing at all), so a proof made
-//! with them reveals its witness. None implements [`rand_core::CryptoRng`].
+//! with them reveals its witness. None implements [`rand_core::CryptoRng`]
+//! unless the `test-vectors` feature is on, which exists so that tests and
+//! conformance runs can hand them to provers (which require `CryptoRngCore`).
 
 use rand_core::{impls, Error, RngCore};
 
@@ -12,6 +14,10 @@ const LCG_MUL: u64 = 6_364_136_223_846_793_005;
 /// Implements the `RngCore` methods that derive from `fill_bytes`.
 macro_rules! byte_stream_rng {
     ($ty:ty) => {
+        /// Insecure: see the module docs. Only with `test-vectors`.
+        #[cfg(feature = "test-vectors")]
+        impl rand_core::CryptoRng for $ty {}
+
         impl RngCore for $ty {
             fn next_u32(&mut self) -> u32 {
                 impls::next_u32_via_fill(self)

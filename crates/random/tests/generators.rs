@@ -65,6 +65,7 @@ fn assert_nonce_layout(found: &[Option<usize>], leaves: usize) {
 
 #[test]
 fn mdoc_lcg_reproduces_google_mdoc_nonces() {
+    longfellow_testvectors::require!();
     // Google's v7 one-attribute mdoc proof, made with DeterministicRng(42).
     // Layout (map §1, §3): 6 MAC tags (96 B), then the hash-circuit proof:
     // root 32, sumcheck 18,656, Ligero polynomials 31,584, then 132 nonces.
@@ -128,6 +129,7 @@ fn count_stream_nonces(rng: &mut dyn RngCore, data: &[u8], limit: usize) -> usiz
 
 #[test]
 fn spec_lcg_reproduces_reference_nonces_sha256() {
+    longfellow_testvectors::require!();
     let proof = longfellow_testvectors::read("google/spec/sha256_proof.bin");
     let hits = count_stream_nonces(&mut SpecLcg::new(12_345), &proof, 4 << 20);
     // nreq = 16 opened columns, each with its own nonce.
@@ -139,6 +141,7 @@ fn spec_lcg_reproduces_reference_nonces_sha256() {
 
 #[test]
 fn spec_lcg_reproduces_reference_nonces_ecdsa2() {
+    longfellow_testvectors::require!();
     let proof = longfellow_testvectors::read("google/spec/ecdsa2_proof.bin");
     let hits = count_stream_nonces(&mut SpecLcg::new(123_456_789), &proof, 4 << 20);
     assert!(
@@ -170,6 +173,7 @@ fn constant_draw_rng_restarts_every_request() {
 
 #[test]
 fn constant_draw_rng_matches_isrg_nonces() {
+    longfellow_testvectors::require!();
     // ISRG's one-circuit Ligero proofs carry nreq nonces `02 00 … 00`.
     let proof = longfellow_testvectors::read(
         "isrg/one-circuit/longfellow-rfc-1-87474f308020535e57a778a82394a14106f8be5b.ligero-proof",

@@ -87,30 +87,36 @@ fn sparse_2d<F: Field>(name: &str) {
 
 #[test]
 fn dense_1d_fp256() {
+    longfellow_testvectors::require!();
     dense::<Fp256>("dense_1d_array_bind_FieldP256");
 }
 
 #[test]
 fn dense_1d_fp128() {
+    longfellow_testvectors::require!();
     dense::<Fp128>("dense_1d_array_bind_FieldP128");
 }
 
 #[test]
 fn dense_1d_gf2_128() {
+    longfellow_testvectors::require!();
     dense::<Gf2_128>("dense_1d_array_bind_Field2_128");
 }
 
 #[test]
 fn sparse_2d_fp256() {
+    longfellow_testvectors::require!();
     sparse_2d::<Fp256>("sparse_2d_array_bind_FieldP256");
 }
 
 #[test]
 fn sparse_2d_fp128() {
+    longfellow_testvectors::require!();
     sparse_2d::<Fp128>("sparse_2d_array_bind_FieldP128");
 }
 
 #[test]
 fn sparse_2d_gf2_128() {
+    longfellow_testvectors::require!();
     sparse_2d::<Gf2_128>("sparse_2d_array_bind_Field2_128");
 }

@@ -148,16 +148,19 @@ fn run<F: Field>(name: &str) {
 
 #[test]
 fn rfc_fp128() {
+    longfellow_testvectors::require!();
     run::<Fp128>(RFC);
 }
 
 #[test]
 fn mac_gf2_128() {
+    longfellow_testvectors::require!();
     run::<Gf2_128>(MAC);
 }
 
 #[test]
 fn invalid_inputs_fail() {
+    longfellow_testvectors::require!();
     let v = load::<Fp128>(RFC);
     let mut inputs = vec![Fp128::ONE];
     for s in v.json["invalid_inputs"].as_array().unwrap() {

@@ -18,6 +18,7 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 
 #[test]
 fn random_inputs_fail_the_same_assertion_on_any_thread_count() {
+    longfellow_testvectors::require!();
     let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
     let bytes = longfellow_testvectors::read(&format!("google/mdoc/circuits/{hash}.lfa2"));
     let pair = load_pair(&bytes).unwrap();

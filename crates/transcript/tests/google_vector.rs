@@ -39,6 +39,7 @@ fn replay<F: Field>() -> Vec<u8> {
 
 #[test]
 fn reproduces_google_transcript_vector() {
+    longfellow_testvectors::require!();
     let expected = longfellow_testvectors::read("google/runtime/transcript_test_vector.bin");
     assert_eq!(expected.len(), ROUNDS * DRAW);
     let got = replay::<Fp256>();
@@ -49,6 +50,7 @@ fn reproduces_google_transcript_vector() {
 
 #[test]
 fn split_reads_give_the_same_stream() {
+    longfellow_testvectors::require!();
     // Reading 256 bytes in odd-sized pieces must not change the stream.
     let expected = longfellow_testvectors::read("google/runtime/transcript_test_vector.bin");
     let mut t = Transcript::new(&[1, 2, 3, 4, 5, 6, 7, 8]);

@@ -457,11 +457,13 @@ fn sweep<F: RsField>(spec: &Spec<F>, flips: usize, truncations: usize) -> Tally 
 
 #[test]
 fn sha256_spec_proof_mutations_rejected() {
+    longfellow_testvectors::require!();
     sweep(&sha256(), 2000, 200);
 }
 
 #[test]
 fn ecdsa2_spec_proof_mutations_rejected() {
+    longfellow_testvectors::require!();
     sweep(&ecdsa2(), 2000, 200);
 }
 
@@ -469,6 +471,7 @@ fn ecdsa2_spec_proof_mutations_rejected() {
 /// the walk consumes the proof exactly (asserted inside `sections`).
 #[test]
 fn sections_cover_the_proof() {
+    longfellow_testvectors::require!();
     let s = sha256();
     let v = ZkVerifier::new(&s.circuit, s.params).unwrap();
     let secs = sections(&s.circuit, v.ligero_params(), &s.proof);
@@ -500,6 +503,7 @@ fn sections_cover_the_proof() {
 #[test]
 #[ignore = "exhaustive: every byte and every truncation length"]
 fn exhaustive_sha256() {
+    longfellow_testvectors::require!();
     let s = sha256();
     let n = s.proof.len();
     sweep(&s, n, n);
@@ -509,6 +513,7 @@ fn exhaustive_sha256() {
 #[test]
 #[ignore = "exhaustive: every byte and every truncation length"]
 fn exhaustive_ecdsa2() {
+    longfellow_testvectors::require!();
     let s = ecdsa2();
     let n = s.proof.len();
     sweep(&s, n, n);

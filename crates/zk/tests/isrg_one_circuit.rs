@@ -60,10 +60,12 @@ fn run<F: RsField>(name: &str) {
 
 #[test]
 fn rfc_fp128() {
+    longfellow_testvectors::require!();
     run::<Fp128>("longfellow-rfc-1-87474f308020535e57a778a82394a14106f8be5b");
 }
 
 #[test]
 fn mac_gf2_128() {
+    longfellow_testvectors::require!();
     run::<Gf2_128>("longfellow-mac-circuit-66aeaf09a9cc98e36873e868307ac07279d5f7e0-1");
 }

@@ -22,6 +22,7 @@ fn elements<F: Field>(bytes: &[u8]) -> Vec<F> {
 
 #[test]
 fn v7_one_attribute_proof() {
+    longfellow_testvectors::require!();
     let pair = longfellow_circuit::load_pair(&longfellow_testvectors::read(&format!(
         "google/mdoc/circuits/{SPEC}"
     )))

@@ -74,6 +74,7 @@ fn run<F: RsField>(name: &str, params: ZkParams, seed: u64, label: &str) {
 
 #[test]
 fn sha256_gf2_128() {
+    longfellow_testvectors::require!();
     let params = ZkParams {
         rateinv: 3,
         nreq: 16,
@@ -84,6 +85,7 @@ fn sha256_gf2_128() {
 
 #[test]
 fn ecdsa2_fp256() {
+    longfellow_testvectors::require!();
     let params = ZkParams {
         rateinv: 4,
         nreq: 16,

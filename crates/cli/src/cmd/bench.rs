@@ -331,7 +331,38 @@ fn print_table(ctx: &report::Context, runs: &[Run], reference: Option<bool>) {
 }
 
 /// Runs `longfellow bench`.
+/// Refuses an output path that cannot be written, before minutes of runs.
+fn check_output(flag: &str, path: &Path) -> Result<(), CliError> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(err(format!(
+            "{flag} {}: directory {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(err(format!("{flag} {}: is a directory", path.display())));
+    }
+    Ok(())
+}
+
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    for (flag, p) in [
+        ("--csv", &args.csv),
+        ("--json", &args.json),
+        ("--plot", &args.plot),
+    ] {
+        if let Some(p) = p {
+            check_output(flag, p)?;
+        }
+    }
+    if args.proof.is_some() && args.only != Some(Only::Verify) {
+        return Err(err("--proof is used only with --only verify"));
+    }
     let path = circuit_path(args.circuit.clone())?;
     let go = || match args.only {
         Some(role) => only(&args, role, &path),

@@ -25,12 +25,17 @@ pub enum CircuitCommand {
         #[arg(long)]
         no_catalog: bool,
     },
-    /// Fully identify every `<hash>`, `<hash>.lfa1`, `<hash>.lfa2` in DIR and
-    /// print `catalog_data.rs` (refuses if any file disagrees with its name):
-    /// `longfellow circuit catalog DIR > crates/circuit/src/catalog_data.rs`.
+    /// Print `catalog_data.rs` from the manifest (`--manifest
+    /// circuits/manifest.json`), or from DIR by fully identifying every
+    /// `<hash>`, `<hash>.lfa1`, `<hash>.lfa2` in it (refuses if any file
+    /// disagrees with its name).
     Catalog {
         /// Directory of circuit files.
-        dir: PathBuf,
+        #[arg(required_unless_present = "manifest")]
+        dir: Option<PathBuf>,
+        /// The manifest to render instead.
+        #[arg(long, conflicts_with = "dir")]
+        manifest: Option<PathBuf>,
     },
 }
 
@@ -42,12 +47,83 @@ pub fn run(cmd: CircuitCommand) -> Result<(), CliError> {
             json,
             no_catalog,
         } => inspect(&file, json, !no_catalog),
-        CircuitCommand::Catalog { dir } => {
-            let source = catalog::generate(&dir)?;
+        CircuitCommand::Catalog { dir, manifest } => {
+            let source = match (manifest, dir) {
+                (Some(m), _) => catalog::render(&read_manifest(&m)?),
+                (None, Some(d)) => catalog::generate(&d)?,
+                (None, None) => return Err(CliError("give DIR or --manifest FILE".into())),
+            };
             print!("{source}");
             Ok(())
         }
     }
+}
+
+fn hash32(what: &str, s: &str) -> Result<[u8; 32], CliError> {
+    let v = hex::decode(s).map_err(|e| CliError(format!("{what}: `{s}` is not hex: {e}")))?;
+    v.try_into()
+        .map_err(|_| CliError(format!("{what}: `{s}` is not 32 bytes")))
+}
+
+/// Reads `circuits/manifest.json` into catalog entries, checking every
+/// field the catalog needs and that each file's name is its hash and form.
+pub(crate) fn read_manifest(
+    path: &std::path::Path,
+) -> Result<Vec<catalog::ManifestEntry>, CliError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    let bad = |what: String| CliError(format!("{}: {what}", path.display()));
+    let circuits = json["circuits"]
+        .as_array()
+        .ok_or_else(|| bad("`circuits` is not an array".into()))?;
+    let mut out = Vec::new();
+    for (i, c) in circuits.iter().enumerate() {
+        let num = |k: &str| {
+            c[k].as_u64()
+                .ok_or_else(|| bad(format!("circuits[{i}].{k} is not a number")))
+        };
+        let text = |v: &Value, k: &str| {
+            v[k].as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("circuits[{i}].{k} is not a string")))
+        };
+        let hash_hex = text(c, "zkspec_hash")?;
+        let zkspec_hash = hash32(&format!("circuits[{i}].zkspec_hash"), &hash_hex)?;
+        let mut files = Vec::new();
+        for f in c["files"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            let form = match text(f, "form")?.as_str() {
+                "lfc1" => catalog::FileForm::Pair,
+                "lfa1" => catalog::FileForm::Lfa1,
+                "lfa2" => catalog::FileForm::Lfa2,
+                other => return Err(bad(format!("circuits[{i}]: unknown form `{other}`"))),
+            };
+            let name = text(f, "name")?;
+            if name != format!("{hash_hex}{}", form.suffix()) {
+                return Err(bad(format!(
+                    "circuits[{i}]: file `{name}` is not named for its hash and form"
+                )));
+            }
+            let n = |k: &str| {
+                f[k].as_u64()
+                    .ok_or_else(|| bad(format!("{name}: `{k}` is not a number")))
+            };
+            files.push((
+                form,
+                hash32(&name, &text(f, "sha256")?)?,
+                n("size")?,
+                n("unpacked_size")?,
+            ));
+        }
+        out.push(catalog::ManifestEntry {
+            version: u32::try_from(num("version")?).map_err(|e| bad(e.to_string()))?,
+            attributes: u32::try_from(num("attributes")?).map_err(|e| bad(e.to_string()))?,
+            zkspec_hash,
+            files,
+        });
+    }
+    Ok(out)
 }
 
 fn hex(b: &[u8]) -> String {

@@ -1,7 +1,7 @@
 //! `longfellow conformance`: every check over a vectors directory, with
 //! pass / fail / skip per check and `N passed, M failed, K skipped` last.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +13,9 @@ use longfellow_conformance::{run_to_stdout, Family, LinkedVerifier, Options};
 #[derive(Debug, Args)]
 pub struct ConformanceArgs {
     /// Directory laid out like `../shared/vectors` (missing parts are
-    /// skipped); default `$LONGFELLOW_VECTORS`, else `../shared/vectors`.
+    /// skipped); default `$LONGFELLOW_VECTORS`, else `../shared/vectors`
+    /// beside the current directory, else beside the workspace this binary
+    /// was built in (as `demo` looks for circuits).
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
     /// One JSON object per check on stdout (summary line on stderr).
@@ -46,13 +48,32 @@ pub struct ConformanceArgs {
     verify_only: bool,
 }
 
-/// Runs the checks; exit 0 only when none failed, 2 on bad usage.
+/// The vectors directory: `--vectors`, else `$LONGFELLOW_VECTORS`, else the
+/// first of `../shared/vectors` beside the current directory and beside the
+/// build's workspace that exists (the former when neither does, so the
+/// message names it).
+fn vectors_dir(arg: Option<PathBuf>) -> PathBuf {
+    if let Some(dir) = arg {
+        return dir;
+    }
+    if let Some(dir) = std::env::var_os("LONGFELLOW_VECTORS").filter(|d| !d.is_empty()) {
+        return dir.into();
+    }
+    let here = PathBuf::from(longfellow_conformance::DEFAULT_VECTORS);
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors");
+    [here.clone(), built]
+        .into_iter()
+        .find(|d| d.is_dir())
+        .unwrap_or(here)
+}
+
+/// Runs the checks; exit 0 only when some ran and none failed, 1 when one
+/// failed or none ran, 2 on bad usage.
 pub fn run(args: ConformanceArgs) -> ExitCode {
     let mut opts = Options::default();
-    if let Some(dir) = args.vectors {
-        opts.vectors = dir;
-    } else if let Some(dir) = std::env::var_os("LONGFELLOW_VECTORS").filter(|d| !d.is_empty()) {
-        opts.vectors = dir.into();
+    opts.vectors = vectors_dir(args.vectors);
+    if args.seed.is_some() && args.peer_prover.is_none() {
+        eprintln!("longfellow conformance: warning: --seed only affects a --peer-prover's case sweep; ignored");
     }
     opts.peer_prover = args.peer_prover;
     opts.peer_verifier = args.peer_verifier;
@@ -73,5 +94,18 @@ pub fn run(args: ConformanceArgs) -> ExitCode {
     if args.verify_only {
         opts.backend = Some(Arc::new(LinkedVerifier::new()));
     }
-    ExitCode::from(run_to_stdout(&opts, args.json).exit_code())
+    let summary = run_to_stdout(&opts, args.json);
+    if summary.ran_nothing() {
+        let filter = opts
+            .filter
+            .as_ref()
+            .map(|f| format!(" and --filter `{f}`"))
+            .unwrap_or_default();
+        eprintln!(
+            "longfellow conformance: no check ran with the vectors at {}{filter}: pass --vectors DIR \
+             or set LONGFELLOW_VECTORS (README.md, \"Reference vectors\")",
+            opts.vectors.display()
+        );
+    }
+    ExitCode::from(summary.exit_code())
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use longfellow_circuit::load_pair;
+use longfellow_circuit::{load_pair, FileForm};
 use longfellow_mdoc::{Verifier, ZkSpec};
 use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder, Tdate};
 use longfellow_mdoc_prover::Prover;
@@ -20,42 +20,92 @@ use super::mdoc::parse_request;
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// Directory holding Google's circuit files (`<hash>`, `.lfa1`,
-    /// `.lfa2`); default `$LONGFELLOW_CIRCUITS`, else the shared vectors
+    /// `.lfa2`); default `$LONGFELLOW_CIRCUITS`, else the user cache dir
+    /// that `longfellow circuits fetch` fills, else the shared vectors
     /// beside the workspace, else `./circuits`.
     #[arg(long)]
     circuits: Option<PathBuf>,
+    /// If the circuit is not found, download it (`longfellow circuits
+    /// fetch`, checked against the catalog) into --circuits DIR or the store.
+    #[arg(long)]
+    fetch: bool,
+    /// With --fetch: where to download from (default
+    /// $LONGFELLOW_CIRCUITS_URL, else Google's repository).
+    #[arg(long, requires = "fetch")]
+    base_url: Option<String>,
 }
 
-const CIRCUITS_ENV: &str = "LONGFELLOW_CIRCUITS";
-const WHERE_TO_GET: &str = "get them from google/longfellow-zk lib/circuits/mdoc/circuits \
-     and pass --circuits DIR or set LONGFELLOW_CIRCUITS";
-
-/// Candidate directories, most specific first.
+/// Candidate directories, most specific first, after printing a warning
+/// for each setting that was ignored: the store's search order, then the
+/// developer fallbacks (the shared vectors beside the workspace this binary
+/// was built in or beside the current directory, and `./circuits`).
 pub(crate) fn circuit_dirs(arg: Option<PathBuf>) -> Vec<PathBuf> {
-    if let Some(dir) = arg {
-        return vec![dir];
+    let search = longfellow_circuit_store::search_dirs(arg.as_deref());
+    for w in &search.warnings {
+        eprintln!("longfellow: warning: {w}");
     }
-    let mut dirs = Vec::new();
-    if let Some(dir) = std::env::var_os(CIRCUITS_ENV).filter(|d| !d.is_empty()) {
-        dirs.push(PathBuf::from(dir));
+    let mut dirs = search.dirs;
+    if arg.is_none() {
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for base in [workspace.as_path(), Path::new(".")] {
+            dirs.push(base.join("../shared/vectors/google/mdoc/circuits"));
+        }
+        dirs.push(PathBuf::from("circuits"));
     }
-    // The workspace this binary was built in, then the current directory.
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for base in [workspace.as_path(), Path::new(".")] {
-        dirs.push(base.join("../shared/vectors/google/mdoc/circuits"));
-    }
-    dirs.push(PathBuf::from("circuits"));
     dirs
 }
 
-/// The first existing file for `hash`, preferring the small `.lfa2` form.
-pub(crate) fn find_circuit(dirs: &[PathBuf], hash: &str) -> Option<PathBuf> {
-    dirs.iter().find_map(|d| {
-        [".lfa2", "", ".lfa1"]
-            .iter()
-            .map(|suffix| d.join(format!("{hash}{suffix}")))
-            .find(|p| p.is_file())
-    })
+pub(crate) use longfellow_circuit_store::find_circuit;
+
+/// Whether stdin and stderr are a terminal a person could answer on.
+fn interactive() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// The v7 one-attribute circuit: found, or fetched (with --fetch, or when a
+/// person at the terminal says yes), or an error saying how to get it.
+fn locate_or_fetch(args: &DemoArgs, hash: &str) -> Result<PathBuf, (u8, String)> {
+    let dirs = circuit_dirs(args.circuits.clone());
+    if let Some(p) = find_circuit(&dirs, hash) {
+        return Ok(p);
+    }
+    let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let missing = format!("circuit {hash} not found in {}", looked.join(", "));
+    let store = longfellow_circuit_store::store_dir(args.circuits.as_deref())
+        .map_err(|e| (2, format!("{missing}; {e}")))?;
+    let mut fetch = args.fetch;
+    if !fetch && interactive() {
+        eprint!(
+            "{missing}.\nDownload it from Google's repository (checked against the built-in \
+             catalog) into {}? [y/N] ",
+            store.display()
+        );
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        fetch = matches!(answer.trim(), "y" | "Y" | "yes");
+    }
+    if !fetch {
+        return Err((
+            2,
+            format!(
+                "{missing}; run `longfellow circuits fetch` (or `longfellow demo --fetch`) to \
+                 download it into {}, or pass --circuits DIR",
+                store.display()
+            ),
+        ));
+    }
+    let paths = super::circuits::fetch_into(
+        Some((7, 1)),
+        FileForm::Lfa2,
+        args.base_url.as_deref(),
+        Some(&store),
+    )
+    .map_err(|e| (2, e.0))?;
+    paths
+        .into_iter()
+        .next()
+        .ok_or_else(|| (2, format!("{missing}; nothing fetched")))
 }
 
 /// Peak resident memory (VmHWM) in KiB, where the OS reports it.
@@ -73,17 +123,7 @@ fn demo(args: DemoArgs) -> Result<(), (u8, String)> {
     let fail = |e: &dyn std::fmt::Display| (1u8, e.to_string());
     let spec = ZkSpec::for_version(7, 1).ok_or((1, "no v7 ZkSpec".to_string()))?;
     let hash = spec.circuit_hash_hex();
-    let dirs = circuit_dirs(args.circuits);
-    let path = find_circuit(&dirs, &hash).ok_or_else(|| {
-        let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-        (
-            2,
-            format!(
-                "circuit {hash} not found in {}; {WHERE_TO_GET}",
-                looked.join(", ")
-            ),
-        )
-    })?;
+    let path = locate_or_fetch(&args, &hash)?;
 
     // Issuer and wallet.
     let unix = SystemTime::now()

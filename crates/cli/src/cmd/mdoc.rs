@@ -29,9 +29,13 @@ pub enum MdocCommand {
         /// Raw ISO 18013-5 DeviceResponse (CBOR).
         #[arg(long)]
         mdoc: PathBuf,
-        /// Use the reference's deterministic generator with this seed
-        /// instead of OS randomness (tests and conformance only).
-        #[arg(long)]
+        /// INSECURE: use the reference's deterministic generator with this
+        /// seed instead of OS randomness, to reproduce published proofs
+        /// byte for byte. Anyone who knows N can recover the witness from
+        /// the proof, so it is for tests and conformance only; a warning is
+        /// printed. `--seed N` is accepted as an alias for the conformance
+        /// contract (docs/cli-contract.md).
+        #[arg(long = "insecure-seed", alias = "seed", value_name = "N")]
         seed: Option<u64>,
         /// Where to write the proof (only on success).
         #[arg(long)]
@@ -178,6 +182,13 @@ fn prove(
 ) -> Result<(), Failure> {
     let request = parse_request(&read_limited(request, MAX_SMALL_FILE, "request")?)?;
     let mdoc = read_limited(mdoc, MAX_SMALL_FILE, "mdoc")?;
+    if let Some(n) = seed {
+        eprintln!(
+            "longfellow mdoc prove: warning: --insecure-seed {n}: this proof reveals the \
+             credential's hidden contents to anyone who knows the seed; use it only to \
+             reproduce test vectors"
+        );
+    }
     let pair = load_circuit(circuit)?;
     let prover = Prover::new(&pair).map_err(usage)?;
     let proof = prover

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod circuit;
+pub mod circuits;
 pub mod conformance;
 pub mod demo;
 pub mod mdoc;

@@ -11,34 +11,19 @@ pub struct Case {
     pub request: MdocRequest,
 }
 
-pub fn hex32(s: &str) -> [u8; 32] {
-    let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(&v);
-    out
-}
-
 pub fn all_cases() -> Vec<Case> {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    json.as_array()
-        .expect("array")
-        .iter()
-        .map(|case| {
-            let s = |k: &str| case[k].as_str().expect(k);
-            Case {
-                name: s("name").into(),
-                mdoc: hex::decode(s("mdoc_hex")).expect("mdoc hex"),
-                request: MdocRequest {
-                    issuer_pk: (hex32(s("pkx")), hex32(s("pky"))),
-                    transcript: hex::decode(s("transcript_hex")).expect("transcript hex"),
-                    now: s("now").as_bytes().try_into().expect("20-byte now"),
-                    doc_type: s("doc_type").into(),
-                    attributes: Vec::new(),
-                },
-            }
+    longfellow_testvectors::google::mdoc_cases()
+        .into_iter()
+        .map(|c| Case {
+            name: c.name,
+            mdoc: c.mdoc,
+            request: MdocRequest {
+                issuer_pk: (c.pkx, c.pky),
+                transcript: c.transcript,
+                now: c.now.as_bytes().try_into().expect("20-byte now"),
+                doc_type: c.doc_type,
+                attributes: Vec::new(),
+            },
         })
         .collect()
 }
