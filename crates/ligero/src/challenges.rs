@@ -27,10 +27,15 @@ pub const STATEMENT_HASH: [u8; 32] = {
 };
 
 /// Verifier randomness drawn before the prover's responses.
-pub(crate) struct Challenges<F> {
+#[derive(Debug)]
+pub struct Challenges<F> {
+    /// Low-degree test row weights.
     pub u_ldt: Vec<F>,
+    /// Linear-constraint weights.
     pub alpha_l: Vec<F>,
+    /// Quadratic copy-constraint weights.
     pub alpha_q: Vec<F>,
+    /// Quadratic test row weights.
     pub u_quad: Vec<F>,
 }
 
@@ -42,7 +47,8 @@ fn draw<F: Field>(ts: &mut Transcript, n: usize) -> Vec<F> {
     }
 }
 
-pub(crate) fn draw_challenges<F: Field>(
+/// Writes the statement hash and draws the challenges the responses answer.
+pub fn draw_challenges<F: Field>(
     ts: &mut Transcript,
     params: &LigeroParams,
     nl: usize,
@@ -63,7 +69,7 @@ pub(crate) fn draw_challenges<F: Field>(
 
 /// Absorbs the responses and picks the columns to open: `nreq` distinct
 /// indices below `leaves`, in challenge order.
-pub(crate) fn absorb_responses_and_choose<F: Field>(
+pub fn absorb_responses_and_choose<F: Field>(
     ts: &mut Transcript,
     params: &LigeroParams,
     proof: &LigeroProof<F>,

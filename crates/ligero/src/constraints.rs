@@ -1,33 +1,15 @@
-//! The statement Ligero proves about the committed witness `W`:
-//! linear constraints `A·W = b` and quadratic constraints `W[x]·W[y] = W[z]`.
+//! Checks of the statement (see `longfellow-constraints`) against the
+//! Ligero parameters, and the combined linear functional both sides derive
+//! from it.
 
 use crate::error::LigeroError;
 use crate::params::LigeroParams;
+use longfellow_constraints::{LinearTerm, QuadraticConstraint};
 use longfellow_field::Field;
 
-/// One non-zero entry of the constraint matrix: constraint `c` gets `k·W[w]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LinearTerm<F> {
-    /// Constraint (row of `A`) index, `< b.len()`.
-    pub c: usize,
-    /// Witness (column of `A`) index, `< nw`.
-    pub w: usize,
-    /// Coefficient.
-    pub k: F,
-}
-
-/// `W[x]·W[y] = W[z]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct QuadraticConstraint {
-    /// First factor.
-    pub x: usize,
-    /// Second factor.
-    pub y: usize,
-    /// Product.
-    pub z: usize,
-}
-
-pub(crate) fn check_linear<F>(
+/// Rejects a linear term whose witness index is `≥ nw` or whose
+/// constraint index is `≥ nl`.
+pub fn check_linear<F>(
     params: &LigeroParams,
     linear: &[LinearTerm<F>],
     nl: usize,
@@ -44,7 +26,9 @@ pub(crate) fn check_linear<F>(
     Ok(())
 }
 
-pub(crate) fn check_quadratic(
+/// Rejects a quadratic-constraint list of the wrong length or with an index
+/// `≥ nw`.
+pub fn check_quadratic(
     params: &LigeroParams,
     quad: &[QuadraticConstraint],
 ) -> Result<(), LigeroError> {
@@ -70,7 +54,7 @@ pub(crate) fn check_quadratic(
 /// slots to the witnesses they duplicate: `+α` on the slot and `−α` on the
 /// witness, with the three weights `alpha_q[3i..3i+3]`. Indices must have
 /// been validated.
-pub(crate) fn inner_product_vector<F: Field>(
+pub fn inner_product_vector<F: Field>(
     params: &LigeroParams,
     linear: &[LinearTerm<F>],
     alpha_l: &[F],

@@ -1,6 +1,8 @@
-//! Ligero for Longfellow: commit to a witness vector, then prove linear
-//! constraints `A·W = b` and quadratic constraints `W[x]·W[y] = W[z]` about
-//! it, byte-for-byte compatible with Google's longfellow-zk.
+//! Ligero's verifier for Longfellow: check a proof that a committed witness
+//! vector satisfies linear constraints `A·W = b` and quadratic constraints
+//! `W[x]·W[y] = W[z]`, byte-for-byte compatible with Google's longfellow-zk.
+//! The prover (`LigeroProver`) lives in `longfellow-ligero-prover`, which
+//! depends on this crate; nothing here draws randomness.
 //!
 //! # Flow and transcript ownership
 //!
@@ -52,21 +54,25 @@ mod challenges;
 mod constraints;
 mod error;
 mod lagrange;
-mod parallel;
 mod params;
 mod proof;
-#[cfg(feature = "prover")]
-mod prover;
 mod verifier;
 
 pub use challenges::STATEMENT_HASH;
-pub use constraints::{LinearTerm, QuadraticConstraint};
 pub use error::LigeroError;
+pub use longfellow_constraints::{LinearTerm, QuadraticConstraint};
 pub use params::{LigeroParams, IDOT, ILDT, IQUAD, IW, MAX_SIZE};
 pub use proof::{LigeroProof, MAX_RUN};
-#[cfg(feature = "prover")]
-pub use prover::LigeroProver;
 pub use verifier::{verify, verify_with_statement};
+
+/// The steps prover and verifier take identically: statement checks, the
+/// challenge schedule and the combined linear functional. Public so that
+/// `longfellow-ligero-prover` follows the verifier's rules by calling them,
+/// rather than by keeping a copy that could drift.
+pub mod protocol {
+    pub use crate::challenges::{absorb_responses_and_choose, draw_challenges, Challenges};
+    pub use crate::constraints::{check_linear, check_quadratic, inner_product_vector};
+}
 
 use longfellow_transcript::Transcript;
 

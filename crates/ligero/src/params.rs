@@ -137,7 +137,7 @@ impl LigeroParams {
     /// Checks the field-dependent limit: evaluation points are
     /// `from_index(j)` for `j < block_enc`, which must be distinct; for
     /// GF(2^128) they are subfield elements, so `block_enc < 2^16`.
-    pub(crate) fn check_field<F: Field>(&self) -> Result<(), LigeroError> {
+    pub fn check_field<F: Field>(&self) -> Result<(), LigeroError> {
         let bits = 8 * F::SUBFIELD_BYTES;
         if bits <= 28 && self.block_enc >= (1usize << bits) {
             return Err(LigeroError::InvalidParams(

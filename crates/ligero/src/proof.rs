@@ -44,7 +44,7 @@ impl<F: Field> LigeroProof<F> {
     }
 
     /// Checks every vector length against `params`.
-    pub(crate) fn check_shape(&self, params: &LigeroParams) -> Result<(), LigeroError> {
+    pub fn check_shape(&self, params: &LigeroParams) -> Result<(), LigeroError> {
         let ok = self.y_ldt.len() == params.block
             && self.y_dot.len() == params.dblock
             && self.y_quad_0.len() == params.r

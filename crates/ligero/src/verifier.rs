@@ -4,15 +4,14 @@
 //! every constraint index against `nw`/`b.len()` before any indexing.
 
 use crate::challenges::{absorb_responses_and_choose, draw_challenges, STATEMENT_HASH};
-use crate::constraints::{
-    check_linear, check_quadratic, inner_product_vector, LinearTerm, QuadraticConstraint,
-};
+use crate::constraints::{check_linear, check_quadratic, inner_product_vector};
 use crate::error::LigeroError;
 use crate::lagrange::{dot, LagrangeMatrix};
-use crate::parallel::map_indices;
 use crate::params::{LigeroParams, IDOT, ILDT, IQUAD, IW};
 use crate::proof::LigeroProof;
 use crate::LigeroCommitment;
+use longfellow_constraints::{LinearTerm, QuadraticConstraint};
+use longfellow_par::map_indices;
 use longfellow_reed_solomon::{RsEncoder, RsField};
 use longfellow_transcript::Transcript;
 use sha2::{Digest, Sha256};

@@ -11,7 +11,8 @@ use common::{issue, now, request, KEYS};
 use longfellow_field::Field;
 use longfellow_mdoc_issuer::{value, DigestIds, IssuedMdoc, MdocBuilder};
 use longfellow_mdoc_witness::{build_witnesses, ZkSpecInfo};
-use longfellow_sumcheck::{Prover, SumcheckError};
+use longfellow_sumcheck::SumcheckError;
+use longfellow_sumcheck_prover::reference::Prover;
 
 /// ZkSpec hashes of Google's circuits for 1–4 attributes.
 const V6: [&str; 4] = [

@@ -3,12 +3,13 @@
 use longfellow_circuit::CircuitPair;
 use longfellow_field::{Field, Fp256, Gf2_128};
 use longfellow_mdoc::{
-    draw_verifier_key, CircuitKind, MdocProof, MdocRequest, Verifier, VerifyError, ZkSpec,
+    draw_verifier_key, CircuitKind, MdocProof, MdocRequest, VerifyError, ZkSpec,
 };
 use longfellow_mdoc_witness::mac::{prover_keys_from_bytes, MacInputs, PROVER_KEY_BYTES};
 use longfellow_mdoc_witness::{MdocError, PrivateWitness, Witnesses};
 use longfellow_transcript::Transcript;
-use longfellow_zk::{ProvePhase as ZkPhase, ZkError, ZkProver};
+use longfellow_zk::ZkError;
+use longfellow_zk_prover::{ProvePhase as ZkPhase, ZkProver};
 use rand_core::CryptoRngCore;
 
 /// Why no proof was produced.
@@ -103,7 +104,7 @@ impl<'a> Prover<'a> {
     /// shape against it and prepares both circuits.
     pub fn new(pair: &'a CircuitPair) -> Result<Self, ProveError> {
         // The verifier's checks are exactly the prover's preconditions.
-        let spec = *Verifier::new(pair).map_err(ProveError::Circuit)?.spec();
+        let spec = ZkSpec::checked_for_pair(pair).map_err(ProveError::Circuit)?;
         let hash = ZkProver::new(&pair.hash, spec.hash_params()).map_err(zk(CircuitKind::Hash))?;
         let sig =
             ZkProver::new(&pair.sig, spec.sig_params()).map_err(zk(CircuitKind::Signature))?;

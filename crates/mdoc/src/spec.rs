@@ -145,6 +145,14 @@ impl ZkSpec {
         Self::find(&pair.zkspec_hash)
     }
 
+    /// The ZkSpec of a loaded pair, checked against the input layout of both
+    /// circuits: exactly what [`crate::Verifier::new`] checks before
+    /// preparing the circuits, so a prover learns the spec (and meets the
+    /// verifier's preconditions) without building a verifier.
+    pub fn checked_for_pair(pair: &CircuitPair) -> Result<ZkSpec, crate::VerifyError> {
+        crate::verifier::spec_of(pair)
+    }
+
     /// The ZkSpec for a version and attribute count.
     pub fn for_version(version: u32, num_attributes: usize) -> Option<ZkSpec> {
         Self::all().find(|s| s.info.version == version && s.info.num_attributes == num_attributes)

@@ -9,7 +9,6 @@ const MAX_DIGESTS: usize = 1 << 25;
 
 /// Levels with fewer nodes than this are hashed serially even with the
 /// `parallel` feature: spawning costs more than a few dozen compressions.
-#[cfg(feature = "parallel")]
 const PARALLEL_MIN: usize = 64;
 
 pub(crate) fn hash2(left: &Digest, right: &Digest) -> Digest {
@@ -64,13 +63,7 @@ impl MerkleTree {
             leaf(i, &mut h);
             h.finalize().into()
         };
-        #[cfg(feature = "parallel")]
-        let leaves: Vec<Digest> = {
-            use rayon::prelude::*;
-            (0..n).into_par_iter().map(hash_one).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let leaves: Vec<Digest> = (0..n).map(hash_one).collect();
+        let leaves: Vec<Digest> = longfellow_par::map_indices(n, hash_one);
         Self::try_new(leaves)
     }
 
@@ -127,18 +120,12 @@ fn build_inner_nodes(nodes: &mut [Digest], n: usize) {
             let child = 2 * (lo + k) - hi;
             hash2(&done[child], &done[child + 1])
         };
-        #[cfg(feature = "parallel")]
         if band.len() >= PARALLEL_MIN {
-            use rayon::prelude::*;
-            band.par_iter_mut()
-                .enumerate()
-                .with_min_len(PARALLEL_MIN / 2)
-                .for_each(|(k, slot)| *slot = parent(k));
-            hi = lo;
-            continue;
-        }
-        for (k, slot) in band.iter_mut().enumerate() {
-            *slot = parent(k);
+            longfellow_par::fill_indexed(band, PARALLEL_MIN / 2, parent);
+        } else {
+            for (k, slot) in band.iter_mut().enumerate() {
+                *slot = parent(k);
+            }
         }
         hi = lo;
     }

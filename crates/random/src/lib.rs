@@ -3,9 +3,9 @@
 //! Byte-exact reproduction of reference proofs depends on *how* random bytes
 //! are consumed, not only on the generator: a field element is drawn by
 //! repeated attempts of exactly [`Field::SAMPLE_BYTES`] bytes each, one
-//! `fill_bytes` call per attempt. [`random_element`] and friends implement that
-//! rule once, for any [`RngCore`]; the Fiat–Shamir transcript uses the same
-//! functions over its own byte stream.
+//! `fill_bytes` call per attempt. That rule lives in `longfellow-sample`
+//! (re-exported here), which the Fiat–Shamir transcript also uses over its
+//! own byte stream; this crate adds the generators.
 //!
 //! The [`deterministic`] generators reproduce the seeds the published vectors
 //! were made with. They are **not cryptographic** and are meant for tests and
@@ -19,10 +19,9 @@ extern crate alloc;
 #[cfg(feature = "os-rng")]
 mod choice;
 pub mod deterministic;
-mod sample;
 
 pub use deterministic::{ConstantDrawRng, CounterRng, MdocLcg, SpecLcg};
-pub use sample::{
+pub use longfellow_sample::{
     choose, fill_elements, fill_subfield_elements, random_element, random_nat,
     random_subfield_element, try_choose, MAX_SAMPLE_BYTES,
 };

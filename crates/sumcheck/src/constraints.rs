@@ -15,22 +15,12 @@ use crate::circuit::Term;
 use crate::eq::log2_ceil;
 use crate::eq_split::{EqRowCache, PairEq, SplitEq2, MAX_LEVELS};
 use crate::error::SumcheckError;
-use crate::ligero_types::LinearTerm;
 use crate::pad::layer_pad_len;
 use crate::poly::Lagrange;
 use crate::proof::SumcheckProof;
 use crate::shape::check_shape;
 use crate::statement::begin_circuit;
-
-/// Linear constraints `A·W = b` on the committed witness, `A` as a list of
-/// entries in the reference's order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Constraints<F> {
-    /// Entries of `A`.
-    pub linear: Vec<LinearTerm<F>>,
-    /// Right-hand sides, one per constraint (layers, then the input binding).
-    pub b: Vec<F>,
-}
+use longfellow_constraints::{Constraints, LinearTerm};
 
 /// Offset of the previous layer's claim pad in a layer's expression.
 const PREV_CLAIM: usize = 0;
@@ -40,10 +30,31 @@ const ROUNDS: usize = 3;
 /// Replays the sumcheck on `proof` (the transcript must already hold the
 /// statement) and returns the constraints on the committed witness
 /// (private inputs, then pad). Draws the final input-binding challenge.
-///
-/// `bound_quads` (from the prover) skips re-deriving each layer's fully
-/// bound quadratic form from the circuit terms; a verifier passes `None`.
 pub fn constraints<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    public_inputs: &[F],
+    proof: &SumcheckProof<F>,
+    transcript: &mut Transcript,
+) -> Result<Constraints<F>, SumcheckError> {
+    replay(circuit, public_inputs, proof, None, transcript)
+}
+
+/// [`constraints`] for a prover, which already holds each layer's fully
+/// bound quadratic form (`bound_quads`, one per layer, from its own
+/// sumcheck run) and so skips re-deriving them from the circuit terms.
+/// The constraints are the same; a verifier never has these values and
+/// calls [`constraints`].
+pub fn constraints_with_bound_quads<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    public_inputs: &[F],
+    proof: &SumcheckProof<F>,
+    bound_quads: &[F],
+    transcript: &mut Transcript,
+) -> Result<Constraints<F>, SumcheckError> {
+    replay(circuit, public_inputs, proof, Some(bound_quads), transcript)
+}
+
+fn replay<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     public_inputs: &[F],
     proof: &SumcheckProof<F>,

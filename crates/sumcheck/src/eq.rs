@@ -58,7 +58,7 @@ pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec
     // Rows of `nlo` entries share their high factors; a chunk of whole rows
     // per task.
     let rows_per_chunk = (ROWS_CHUNK_ENTRIES / nlo).max(1);
-    for_each_chunk_mut(out, rows_per_chunk * nlo, |start, chunk| {
+    longfellow_par::for_each_chunk_mut(out, rows_per_chunk * nlo, |start, chunk| {
         let first_row = start / nlo;
         for (row, (&a, &b)) in chunk
             .chunks_mut(nlo)
@@ -73,24 +73,6 @@ pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec
 
 /// Entries per parallel task of [`eq2_table`].
 const ROWS_CHUNK_ENTRIES: usize = 1 << 14;
-
-/// Runs `f(start, chunk)` on consecutive chunks of `data`, in parallel with
-/// the `parallel` feature and the prover's thread pool.
-fn for_each_chunk_mut<T: Send, G>(data: &mut [T], chunk: usize, f: G)
-where
-    G: Fn(usize, &mut [T]) + Sync + Send,
-{
-    #[cfg(all(feature = "parallel", feature = "prover"))]
-    {
-        crate::par::for_each_chunk_mut(data, chunk, f);
-    }
-    #[cfg(not(all(feature = "parallel", feature = "prover")))]
-    {
-        for (c, part) in data.chunks_mut(chunk.max(1)).enumerate() {
-            f(c * chunk, part);
-        }
-    }
-}
 
 /// Number of bits needed to index `n` entries: the least `k` with `2^k ≥ n`.
 pub fn log2_ceil(n: usize) -> usize {

@@ -24,7 +24,7 @@ fn lo_bits_for(bits: usize, n: usize) -> usize {
 /// `eq(g0, i) + α·eq(g1, i)` for `i < n` (the verifier's output-wire
 /// weight) from four short tables, α folded into the second high table.
 #[derive(Clone, Debug)]
-pub(crate) struct SplitEq2<F> {
+pub struct SplitEq2<F> {
     /// `eq(g0[..k], ·)`, `eq(g1[..k], ·)`: `min(n, 2^k)` entries each.
     pub(crate) lo: [Vec<F>; 2],
     /// `eq(g0[k..], ·)`, `α·eq(g1[k..], ·)`: `⌈n / 2^k⌉` entries each.
@@ -36,7 +36,7 @@ pub(crate) struct SplitEq2<F> {
 impl<F: Field> SplitEq2<F> {
     /// Tables for `eq(g0, i) + alpha·eq(g1, i)`, `0 ≤ i < n`; both points
     /// have the same length `≥ log2(n)`.
-    pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize) -> Self {
+    pub fn new(g0: &[F], g1: &[F], alpha: F, n: usize) -> Self {
         debug_assert_eq!(g0.len(), g1.len());
         let k = lo_bits_for(g0.len(), n);
         let (mut lo, mut hi) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
@@ -56,10 +56,16 @@ impl<F: Field> SplitEq2<F> {
         }
     }
 
+    /// The low tables, the high tables and the number `k` of low bits:
+    /// the value at `i` is `lo[0][i mod 2^k]·hi[0][i >> k] +
+    /// lo[1][i mod 2^k]·hi[1][i >> k]` (for a caller's own lookup loop).
+    pub fn tables(&self) -> (&[Vec<F>; 2], &[Vec<F>; 2], u32) {
+        (&self.lo, &self.hi, self.shift)
+    }
+
     /// The value at `i < n` (the caller has checked the range).
-    #[cfg(any(test, feature = "prover"))]
     #[inline]
-    pub(crate) fn at(&self, i: usize) -> F {
+    pub fn at(&self, i: usize) -> F {
         let (lo, hi) = (i & ((1 << self.shift) - 1), i >> self.shift);
         self.lo[0][lo] * self.hi[0][hi] + self.lo[1][lo] * self.hi[1][hi]
     }

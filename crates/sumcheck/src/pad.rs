@@ -2,24 +2,16 @@
 //! in the committed witness.
 //!
 //! Committed witness = the private inputs, then per layer
-//! `[per round: hand0 (p0, p2), hand1 (p0, p2)], c0, c1, c0·c1`. The pad is
-//! drawn from the prover's generator in exactly that order (the product is
-//! computed, not drawn), which is what makes proofs reproducible from a
-//! seeded generator.
+//! `[per round: hand0 (p0, p2), hand1 (p0, p2)], c0, c1, c0·c1`. The
+//! prover (`longfellow-sumcheck-prover`'s `sample_pad`) draws the pad from
+//! its generator in exactly that order (the product is computed, not
+//! drawn), which is what makes proofs reproducible from a seeded generator.
 
 use longfellow_field::Field;
-#[cfg(feature = "prover")]
-use longfellow_random::random_element;
-#[cfg(feature = "prover")]
-use rand_core::RngCore;
 
 use crate::circuit::LayeredCircuit;
-use crate::ligero_types::QuadraticConstraint;
-#[cfg(feature = "prover")]
-use crate::poly::RoundPoly;
-#[cfg(feature = "prover")]
-use crate::proof::LayerProof;
 use crate::proof::SumcheckProof;
+use longfellow_constraints::QuadraticConstraint;
 
 /// Witness slots a layer with `logw` rounds per hand occupies.
 pub fn layer_pad_len(logw: usize) -> usize {
@@ -43,35 +35,6 @@ pub fn witness_len<F: Field, C: LayeredCircuit<F> + ?Sized>(circuit: &C) -> usiz
 pub struct Pad<F>(pub SumcheckProof<F>);
 
 impl<F: Field> Pad<F> {
-    /// Draws a pad for `circuit` from `rng`, in witness order.
-    #[cfg(feature = "prover")]
-    pub fn sample<C: LayeredCircuit<F> + ?Sized, R: RngCore + ?Sized>(
-        circuit: &C,
-        rng: &mut R,
-    ) -> Self {
-        let layers = (0..circuit.num_layers())
-            .map(|l| {
-                let rounds = (0..circuit.layer_logw(l))
-                    .map(|_| {
-                        let mut hands = [RoundPoly::default(); 2];
-                        for h in &mut hands {
-                            h.p0 = random_element(rng);
-                            h.p2 = random_element(rng);
-                        }
-                        hands
-                    })
-                    .collect();
-                let c0 = random_element(rng);
-                let c1 = random_element(rng);
-                LayerProof {
-                    rounds,
-                    claims: [c0, c1],
-                }
-            })
-            .collect();
-        Self(SumcheckProof { layers })
-    }
-
     /// The all-zero pad (an unpadded, non-hiding proof).
     pub fn zero<C: LayeredCircuit<F> + ?Sized>(circuit: &C) -> Self {
         Self(SumcheckProof::zero(circuit))

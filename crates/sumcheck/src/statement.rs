@@ -27,9 +27,10 @@ pub fn write_statement<F: Field, C: LayeredCircuit<F> + ?Sized>(
     transcript.write_zeros(circuit.num_terms());
 }
 
-/// Draws the discarded copy bindings and the output bindings; returns the
+/// Starts a circuit's sumcheck, on both sides: draws the discarded copy
+/// bindings and the output bindings; returns the
 /// first `logv` output bindings.
-pub(crate) fn begin_circuit<F: Field>(transcript: &mut Transcript, logv: usize) -> Vec<F> {
+pub fn begin_circuit<F: Field>(transcript: &mut Transcript, logv: usize) -> Vec<F> {
     let _copies: Vec<F> = transcript.challenge_elements(BINDING_CAPACITY);
     let mut g: Vec<F> = transcript.challenge_elements(BINDING_CAPACITY);
     g.truncate(logv);

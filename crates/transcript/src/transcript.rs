@@ -144,12 +144,12 @@ impl Transcript {
     /// Draws a challenge element by rejection sampling on
     /// [`Field::SAMPLE_BYTES`]-byte chunks of the stream.
     pub fn challenge_element<F: Field>(&mut self) -> F {
-        longfellow_random::random_element(self.stream())
+        longfellow_sample::random_element(self.stream())
     }
 
     /// Draws a subfield challenge element (2-byte chunks in GF(2^128)).
     pub fn challenge_subfield_element<F: Field>(&mut self) -> F {
-        longfellow_random::random_subfield_element(self.stream())
+        longfellow_sample::random_subfield_element(self.stream())
     }
 
     /// Draws `n` challenge elements in order.
@@ -161,29 +161,29 @@ impl Transcript {
 
     /// Fills `out` with challenge elements in index order.
     pub fn fill_challenge_elements<F: Field>(&mut self, out: &mut [F]) {
-        longfellow_random::fill_elements(self.stream(), out);
+        longfellow_sample::fill_elements(self.stream(), out);
     }
 
     /// Draws a uniform integer in `[0, n)` (see
-    /// [`longfellow_random::random_nat`]).
+    /// [`longfellow_sample::random_nat`]).
     ///
     /// # Panics
     /// If `n == 0`.
     pub fn challenge_nat(&mut self, n: u64) -> u64 {
-        longfellow_random::random_nat(self.stream(), n)
+        longfellow_sample::random_nat(self.stream(), n)
     }
 
     /// Draws `k` distinct indices below `n` by a partial Fisher–Yates shuffle
-    /// (see [`longfellow_random::choose`]); Ligero's opened columns.
+    /// (see [`longfellow_sample::choose`]); Ligero's opened columns.
     ///
     /// # Panics
     /// If `k > n`; see [`Transcript::try_choose`].
     pub fn choose(&mut self, n: usize, k: usize) -> Vec<usize> {
-        longfellow_random::choose(self.stream(), n, k)
+        longfellow_sample::choose(self.stream(), n, k)
     }
 
     /// [`Transcript::choose`], or `None` if `k > n`.
     pub fn try_choose(&mut self, n: usize, k: usize) -> Option<Vec<usize>> {
-        longfellow_random::try_choose(self.stream(), n, k)
+        longfellow_sample::try_choose(self.stream(), n, k)
     }
 }

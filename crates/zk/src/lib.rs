@@ -1,4 +1,7 @@
-//! Longfellow's zero-knowledge argument for one circuit.
+//! Longfellow's zero-knowledge argument for one circuit: the verifier
+//! ([`ZkVerifier`], [`verify`]), the proof format ([`ZkProof`]) and the
+//! Ligero parameters ([`ZkParams`]). The prover (`ZkProver`, `prove`) is in
+//! `longfellow-zk-prover`, which depends on this crate.
 //!
 //! The prover commits (Ligero) to the private inputs followed by a random
 //! sumcheck pad, runs the padded sumcheck on the circuit evaluation, and
@@ -12,19 +15,15 @@
 //! inputs, a zero element, one zero byte per term), the sumcheck messages,
 //! the input-binding challenge, and Ligero's messages. Several circuits can
 //! share one transcript: commit all of them first, then prove each in turn
-//! ([`ZkProver::commit`] / [`ZkProver::prove`] expose the two steps).
+//! (`ZkProver::commit` / `ZkProver::prove` expose the two steps).
 #![forbid(unsafe_code)]
 
 mod error;
 mod proof;
-#[cfg(feature = "prover")]
-mod prover;
 mod verifier;
 
 pub use error::ZkError;
 pub use proof::ZkProof;
-#[cfg(feature = "prover")]
-pub use prover::{prove, ProvePhase, ZkCommitment, ZkProver};
 pub use verifier::{verify, ZkVerifier};
 
 use longfellow_circuit::Circuit;
@@ -55,13 +54,4 @@ impl ZkParams {
             self.block_enc,
         )?)
     }
-}
-
-/// The circuit's subfield boundary rebased to the committed witness
-/// (which starts at the first private input).
-#[cfg(feature = "prover")]
-pub(crate) fn witness_subfield_boundary<F: Field>(circuit: &Circuit<F>) -> usize {
-    circuit
-        .subfield_boundary()
-        .saturating_sub(circuit.num_public_inputs())
 }

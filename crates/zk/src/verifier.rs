@@ -56,7 +56,7 @@ impl<'a, F: RsField> ZkVerifier<'a, F> {
             });
         }
         write_statement(transcript, c, public_inputs);
-        let cons = constraints(c, public_inputs, &proof.sumcheck, None, transcript)?;
+        let cons = constraints(c, public_inputs, &proof.sumcheck, transcript)?;
         longfellow_ligero::verify(
             &self.params,
             &proof.commitment,

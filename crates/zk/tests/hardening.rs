@@ -115,14 +115,8 @@ impl<'a, F: RsField> Checker<'a, F> {
         let mut t = Transcript::new(spec.label);
         original.commitment.absorb(&mut t);
         write_statement(&mut t, &spec.circuit, &spec.public);
-        let constraints = constraints(
-            &spec.circuit,
-            &spec.public,
-            &original.sumcheck,
-            None,
-            &mut t,
-        )
-        .unwrap();
+        let constraints =
+            constraints(&spec.circuit, &spec.public, &original.sumcheck, &mut t).unwrap();
         Self {
             v,
             public: &spec.public,

@@ -7,9 +7,12 @@ use longfellow_circuit::{load_circuit, Circuit};
 use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use longfellow_random::ConstantDrawRng;
 use longfellow_reed_solomon::RsField;
-use longfellow_sumcheck::{bind_into, eq2_table, log2_ceil, HQuad, PreparedLayer, Term};
+use longfellow_sumcheck::{eq2_table, log2_ceil, Term};
+use longfellow_sumcheck_prover::reference::PreparedLayer;
+use longfellow_sumcheck_prover::{bind_into, HQuad};
 use longfellow_transcript::Transcript;
-use longfellow_zk::{ZkParams, ZkProver, ZkVerifier};
+use longfellow_zk::{ZkParams, ZkVerifier};
+use longfellow_zk_prover::ZkProver;
 use serde_json::Value;
 
 use super::{file_name, list_dir};

@@ -4,9 +4,10 @@
 
 use longfellow_field::Gf2_128;
 use longfellow_ligero::{
-    verify_with_statement, LigeroCommitment, LigeroParams, LigeroProof, LigeroProver, LinearTerm,
+    verify_with_statement, LigeroCommitment, LigeroParams, LigeroProof, LinearTerm,
     QuadraticConstraint,
 };
+use longfellow_ligero_prover::LigeroProver;
 use longfellow_random::SpecLcg;
 use longfellow_transcript::Transcript;
 

@@ -6,7 +6,8 @@ use longfellow_circuit::{load_circuit, Circuit};
 use longfellow_field::{Field, Fp256, Gf2_128};
 use longfellow_random::SpecLcg;
 use longfellow_reed_solomon::RsField;
-use longfellow_zk::{prove, verify, ZkParams};
+use longfellow_zk::{verify, ZkParams};
+use longfellow_zk_prover::prove;
 
 use super::require;
 use crate::diff::{diff_zk, ZkShape};

@@ -1,0 +1,154 @@
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use longfellow_field::{Fp256, Gf2_128};
+use longfellow_ligero::verify;
+use longfellow_random::{random_element, SpecLcg};
+
+/// A satisfied random statement: `nw` witnesses, `nq` quadratic
+/// constraints `W[3i]·W[3i+1] = W[3i+2]`, `nl` linear constraints.
+struct Statement<F> {
+    p: LigeroParams,
+    w: Vec<F>,
+    quad: Vec<QuadraticConstraint>,
+    linear: Vec<LinearTerm<F>>,
+    b: Vec<F>,
+}
+
+fn statement<F: Field>(
+    nw: usize,
+    nq: usize,
+    nl: usize,
+    rateinv: usize,
+    block_enc: usize,
+) -> Statement<F> {
+    let p = LigeroParams::new(nw, nq, rateinv, 6, block_enc).unwrap();
+    let mut rng = SpecLcg::new(5);
+    let mut w: Vec<F> = (0..nw).map(|_| random_element(&mut rng)).collect();
+    let quad: Vec<_> = (0..nq)
+        .map(|i| QuadraticConstraint {
+            x: 3 * i,
+            y: 3 * i + 1,
+            z: 3 * i + 2,
+        })
+        .collect();
+    for q in &quad {
+        w[q.z] = w[q.x] * w[q.y];
+    }
+    let linear: Vec<_> = (0..nw)
+        .map(|i| LinearTerm {
+            c: i % nl,
+            w: i,
+            k: F::from_index(i as u64 + 1),
+        })
+        .collect();
+    let mut b = vec![F::ZERO; nl];
+    for t in &linear {
+        b[t.c] += t.k * w[t.w];
+    }
+    Statement {
+        p,
+        w,
+        quad,
+        linear,
+        b,
+    }
+}
+
+impl<F: RsField> Statement<F>
+where
+    F::Encoder: Sync,
+{
+    fn commit(&self) -> (LigeroProver<F>, LigeroCommitment) {
+        LigeroProver::commit(&self.p, &self.w, 0, &self.quad, &mut SpecLcg::new(9)).unwrap()
+    }
+
+    fn prove(&self, prover: LigeroProver<F>, com: &LigeroCommitment) -> LigeroProof<F> {
+        let mut ts = Transcript::new(b"prover tests");
+        com.absorb(&mut ts);
+        prover
+            .prove(&mut ts, &self.linear, &self.b, &self.quad)
+            .unwrap()
+    }
+
+    fn verify(&self, com: &LigeroCommitment, proof: &LigeroProof<F>) -> Result<(), LigeroError> {
+        let mut ts = Transcript::new(b"prover tests");
+        com.absorb(&mut ts);
+        verify(
+            &self.p,
+            com,
+            proof,
+            &mut ts,
+            &self.linear,
+            &self.b,
+            &self.quad,
+        )
+    }
+}
+
+/// Commits honestly, alters one blinding row's committed part, proves
+/// and verifies: the matching check must fire.
+fn cheat(row: usize) -> Result<(), LigeroError> {
+    let s = statement::<Gf2_128>(90, 6, 3, 4, 256);
+    let (prover, _) = s.commit();
+    let (prover, com) = prover
+        .recommit_altered(
+            |p, t| {
+                for c in p.dblock..p.block_enc {
+                    t[row * p.block_enc + c] += Gf2_128::ONE;
+                }
+            },
+            &mut SpecLcg::new(11),
+        )
+        .unwrap();
+    let proof = s.prove(prover, &com);
+    s.verify(&com, &proof)
+}
+
+#[test]
+fn each_check_catches_its_cheat() {
+    assert!(matches!(cheat(ILDT), Err(LigeroError::LowDegreeCheck)));
+    assert!(matches!(cheat(IDOT), Err(LigeroError::DotCheck)));
+    assert!(matches!(cheat(IQUAD), Err(LigeroError::QuadraticCheck)));
+}
+
+/// Re-encoding the prefixes yields every row and every committed column
+/// exactly as `commit` encoded them, and a prover keeping only the
+/// prefixes writes the same proof as one keeping whole rows.
+fn prefixes_match_whole_rows<F: RsField>(s: &Statement<F>)
+where
+    F::Encoder: Sync,
+{
+    let p = &s.p;
+    let (prover, com) = s.commit();
+    let tableau = prover.rows.into_tableau(p).unwrap();
+    let whole = KeptRows::whole(p, tableau.clone());
+    let prefixes = KeptRows::prefixes(p, tableau.clone());
+    for i in 0..p.nrow {
+        assert_eq!(prefixes.row(p, i), whole.row(p, i));
+    }
+    let all: Vec<usize> = (0..p.leaves).rev().collect();
+    assert_eq!(
+        prefixes.opened_columns(p, &all).unwrap(),
+        whole.opened_columns(p, &all).unwrap()
+    );
+    assert_eq!(prefixes.into_tableau(p).unwrap(), tableau);
+
+    let (mut with_whole, com_whole) = s.commit();
+    with_whole.rows = KeptRows::whole(p, with_whole.rows.into_tableau(p).unwrap());
+    let (mut with_prefixes, com_prefixes) = s.commit();
+    with_prefixes.rows = KeptRows::prefixes(p, with_prefixes.rows.into_tableau(p).unwrap());
+    assert_eq!(com_whole, com);
+    assert_eq!(com_prefixes, com);
+    let proof = s.prove(with_whole, &com);
+    assert_eq!(s.prove(with_prefixes, &com), proof);
+    s.verify(&com, &proof).unwrap();
+}
+
+#[test]
+fn keeping_prefixes_changes_nothing() {
+    prefixes_match_whole_rows(&statement::<Gf2_128>(90, 6, 3, 4, 256));
+    prefixes_match_whole_rows(&statement::<Gf2_128>(700, 40, 5, 7, 300));
+    prefixes_match_whole_rows(&statement::<Fp256>(90, 6, 3, 4, 256));
+    prefixes_match_whole_rows(&statement::<Fp256>(700, 40, 5, 7, 300));
+}

@@ -1,0 +1,476 @@
+//! Data-parallel helpers with a serial twin: the only place in the
+//! workspace that names rayon (the CLI's thread-pool option aside).
+//!
+//! With the default `parallel` feature the loops run on rayon's current
+//! pool; without it every helper is the plain serial loop. Work is cut into
+//! fixed-size chunks (`MIN_CHUNK` items, independent of the thread count)
+//! or written item by item to its own slot. Field arithmetic is exact, so
+//! combining partial results in any order yields the same bytes as the
+//! serial loop; the fixed chunking additionally keeps the combination order
+//! itself reproducible.
+//!
+//! Shared by the verifier (Ligero's column checks) and the prover
+//! (sumcheck, Ligero's tableau, Merkle hashing); it holds no protocol code.
+#![forbid(unsafe_code)]
+
+use core::ops::Range;
+
+use longfellow_field::Field;
+
+/// Items per chunk below which splitting is not worth a task.
+pub const MIN_CHUNK: usize = 1 << 12;
+
+/// Calls `f(start, chunk)` for consecutive chunks of `data`.
+pub fn for_each_chunk_mut<T: Send, G>(data: &mut [T], chunk: usize, f: G)
+where
+    G: Fn(usize, &mut [T]) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if data.len() > chunk {
+            use rayon::prelude::*;
+            data.par_chunks_mut(chunk)
+                .enumerate()
+                .for_each(|(c, part)| f(c * chunk, part));
+            return;
+        }
+    }
+    let _ = chunk;
+    f(0, data);
+}
+
+/// Calls `f(i, row)` for each consecutive `n`-item row of `rows`.
+pub fn for_each_row_mut<T: Send, G>(rows: &mut [T], n: usize, f: G)
+where
+    G: Fn(usize, &mut [T]) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        rows.par_chunks_mut(n)
+            .enumerate()
+            .for_each(|(i, row)| f(i, row));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for (i, row) in rows.chunks_mut(n).enumerate() {
+        f(i, row);
+    }
+}
+
+/// Sets `slots[k] = f(k)` for every slot, tasks taking at least `min_len`
+/// slots each.
+pub fn fill_indexed<T: Send, G>(slots: &mut [T], min_len: usize, f: G)
+where
+    G: Fn(usize) -> T + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        slots
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(min_len.max(1))
+            .for_each(|(k, slot)| *slot = f(k));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = min_len;
+        for (k, slot) in slots.iter_mut().enumerate() {
+            *slot = f(k);
+        }
+    }
+}
+
+/// `(0..count).map(f).collect()`, each index on any thread.
+pub fn map_indices<T, G>(count: usize, f: G) -> Vec<T>
+where
+    T: Send,
+    G: Fn(usize) -> T + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..count).into_par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    (0..count).map(f).collect()
+}
+
+/// `items.into_iter().map(f).collect()`, each item on any thread; the
+/// results keep the items' order.
+pub fn map_vec<T, R, G>(items: Vec<T>, f: G) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    G: Fn(T) -> R + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.into_par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    items.into_iter().map(f).collect()
+}
+
+/// Sorts `items` by `key` (unstable: equal keys in any order, so only for
+/// keys that identify an item, or where their order does not matter).
+pub fn sort_unstable_by_key<T: Send, K: Ord, G>(items: &mut [T], key: G)
+where
+    G: Fn(&T) -> K + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::slice::ParallelSliceMut;
+        items.par_sort_unstable_by_key(key);
+    }
+    #[cfg(not(feature = "parallel"))]
+    items.sort_unstable_by_key(key);
+}
+
+/// Sums `(x, y)` pairs computed by `f` over chunks of `0..n`.
+pub fn sum_pairs<F: Field, G>(n: usize, chunk: usize, f: G) -> (F, F)
+where
+    G: Fn(Range<usize>) -> (F, F) + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if n > chunk {
+            use rayon::prelude::*;
+            let nchunks = n.div_ceil(chunk);
+            let parts: Vec<(F, F)> = (0..nchunks)
+                .into_par_iter()
+                .map(|c| f(c * chunk..n.min((c + 1) * chunk)))
+                .collect();
+            return parts
+                .into_iter()
+                .fold((F::ZERO, F::ZERO), |(a, b), (x, y)| (a + x, b + y));
+        }
+    }
+    let _ = chunk;
+    f(0..n)
+}
+
+/// Runs `a` and `b`, on two threads when the pool has them.
+pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(feature = "parallel")]
+    {
+        if threads() > 1 {
+            return rayon::join(a, b);
+        }
+    }
+    (a(), b())
+}
+
+/// Number of worker threads the parallel paths may use.
+pub fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads().max(1)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
+/// How many parts to split `n` items into: one per thread, but none
+/// smaller than [`MIN_CHUNK`].
+pub fn parts_for(n: usize) -> usize {
+    threads().min(n / MIN_CHUNK).max(1)
+}
+
+fn split_ranges(n: usize, parts: usize) -> Vec<Range<usize>> {
+    (0..parts)
+        .map(|c| (c * n / parts)..((c + 1) * n / parts))
+        .collect()
+}
+
+/// Scatter-add with private accumulators: each part of the item range adds
+/// into its own zeroed buffer of the output's length, then the buffers are
+/// summed into the output. The buffers are kept between calls.
+#[derive(Debug, Default)]
+pub struct Scatter<F> {
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    extra: Vec<Vec<F>>,
+}
+
+impl<F: Field> Scatter<F> {
+    /// No buffers yet; they grow on first use.
+    pub fn new() -> Self {
+        Self { extra: Vec::new() }
+    }
+
+    /// Zeroes `out`, then runs `f(range, acc)` over parts of `0..n_items`,
+    /// where `acc` starts zeroed and is finally added into `out`.
+    ///
+    /// `work` estimates the multiplications `f` does in total; splitting
+    /// costs about one zeroing and one addition per output slot and part,
+    /// so it is only done when the work clearly outweighs the output size.
+    pub fn run<G>(&mut self, n_items: usize, work: usize, out: &mut [F], f: G)
+    where
+        G: Fn(Range<usize>, &mut [F]) + Sync + Send,
+    {
+        out.fill(F::ZERO);
+        let parts = if work >= 2 * out.len() {
+            parts_for(n_items)
+        } else {
+            1
+        };
+        if parts <= 1 {
+            f(0..n_items, out);
+            return;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            let ranges = split_ranges(n_items, parts);
+            let len = out.len();
+            self.reserve_extras(parts - 1, len);
+            let extra = &mut self.extra[..parts - 1];
+            let f = &f;
+            rayon::scope(|s| {
+                for (buf, range) in extra.iter_mut().zip(ranges[1..].iter().cloned()) {
+                    s.spawn(move |_| {
+                        buf.clear();
+                        buf.resize(len, F::ZERO);
+                        f(range, buf);
+                    });
+                }
+                f(ranges[0].clone(), out);
+            });
+            self.add_extras(parts - 1, out);
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = split_ranges;
+            f(0..n_items, out);
+        }
+    }
+
+    /// Zeroes `out`, then runs `f(i, acc)` for each part `i < parts` in
+    /// parallel, part 0 adding into `out` itself and every other part into
+    /// a private zeroed buffer of `out`'s length, which is then added into
+    /// `out`. Returns each part's result, in part order.
+    pub fn run_parts<R, G>(&mut self, parts: usize, out: &mut [F], f: G) -> Vec<R>
+    where
+        R: Send,
+        G: Fn(usize, &mut [F]) -> R + Sync + Send,
+    {
+        out.fill(F::ZERO);
+        if parts <= 1 {
+            return (0..parts).map(|i| f(i, out)).collect();
+        }
+        let len = out.len();
+        self.reserve_extras(parts - 1, len);
+        let extra = &mut self.extra[..parts - 1];
+        let f = &f;
+        #[cfg(feature = "parallel")]
+        let results = {
+            use rayon::prelude::*;
+            let (first, rest) = rayon::join(
+                || f(0, out),
+                || {
+                    extra
+                        .par_iter_mut()
+                        .enumerate()
+                        .map(|(i, buf)| {
+                            buf.clear();
+                            buf.resize(len, F::ZERO);
+                            f(i + 1, buf)
+                        })
+                        .collect::<Vec<R>>()
+                },
+            );
+            core::iter::once(first).chain(rest).collect::<Vec<R>>()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let results = {
+            let mut results = vec![f(0, out)];
+            for (i, buf) in extra.iter_mut().enumerate() {
+                buf.clear();
+                buf.resize(len, F::ZERO);
+                results.push(f(i + 1, buf));
+            }
+            results
+        };
+        self.add_extras(parts - 1, out);
+        results
+    }
+
+    /// Empties the first `n` private buffers and gives each room for `len`
+    /// values, allocating here, on the calling thread: a buffer grown
+    /// inside a parallel task would come from (and, once freed, stay in)
+    /// the worker thread's malloc arena, raising the peak RSS. The tasks
+    /// then only zero-fill within the capacity.
+    fn reserve_extras(&mut self, n: usize, len: usize) {
+        if self.extra.len() < n {
+            self.extra.resize_with(n, Vec::new);
+        }
+        for buf in &mut self.extra[..n] {
+            buf.clear();
+            if buf.capacity() < len {
+                // Free the small buffer before taking the large one, so
+                // the two never coexist.
+                *buf = Vec::new();
+                *buf = Vec::with_capacity(len);
+            }
+        }
+    }
+
+    /// Adds the first `n` private buffers into `out`.
+    fn add_extras(&self, n: usize, out: &mut [F]) {
+        let extra = &self.extra[..n];
+        for_each_chunk_mut(out, MIN_CHUNK, |start, chunk| {
+            for buf in extra {
+                for (o, x) in chunk.iter_mut().zip(&buf[start..]) {
+                    *o += *x;
+                }
+            }
+        });
+    }
+
+    /// Frees the private buffers.
+    pub fn release(&mut self) {
+        self.extra = Vec::new();
+    }
+
+    /// [`compact_ranges`] where each range also scatter-adds into its own
+    /// zeroed accumulator of `out`'s length; the accumulators are summed
+    /// into `out` (which is zeroed first). Returns the total kept.
+    pub fn compact_and_scatter<A, B, G>(
+        &mut self,
+        a: &mut [A],
+        b: &mut [B],
+        cuts: &[usize],
+        out: &mut [F],
+        f: G,
+    ) -> usize
+    where
+        A: Copy + Send,
+        B: Copy + Send,
+        G: Fn(&mut [A], &mut [B], &mut [F]) -> usize + Sync + Send,
+    {
+        out.fill(F::ZERO);
+        let nparts = cuts.len().saturating_sub(1);
+        if nparts <= 1 {
+            return f(a, b, out);
+        }
+        let mut kept = vec![0usize; nparts];
+        let len = out.len();
+        self.reserve_extras(nparts - 1, len);
+        {
+            let mut pieces = Vec::with_capacity(nparts);
+            let mut rest_a: &mut [A] = &mut *a;
+            let mut rest_b: &mut [B] = &mut *b;
+            for i in 0..nparts {
+                let n = cuts[i + 1] - cuts[i];
+                let (pa, ra) = core::mem::take(&mut rest_a).split_at_mut(n);
+                let (pb, rb) = core::mem::take(&mut rest_b).split_at_mut(n);
+                pieces.push((pa, pb));
+                rest_a = ra;
+                rest_b = rb;
+            }
+            #[cfg(feature = "parallel")]
+            {
+                use rayon::prelude::*;
+                let (first, others) = pieces.split_at_mut(1);
+                let (k0, kothers) = kept.split_at_mut(1);
+                let extra = &mut self.extra[..nparts - 1];
+                let f = &f;
+                rayon::join(
+                    || {
+                        let (pa, pb) = &mut first[0];
+                        k0[0] = f(pa, pb, out);
+                    },
+                    || {
+                        others
+                            .par_iter_mut()
+                            .zip(extra.par_iter_mut())
+                            .zip(kothers.par_iter_mut())
+                            .for_each(|(((pa, pb), buf), k)| {
+                                buf.clear();
+                                buf.resize(len, F::ZERO);
+                                *k = f(pa, pb, buf);
+                            });
+                    },
+                );
+            }
+            #[cfg(not(feature = "parallel"))]
+            for (((pa, pb), k), i) in pieces.into_iter().zip(kept.iter_mut()).zip(0..) {
+                if i == 0 {
+                    *k = f(pa, pb, out);
+                } else {
+                    let buf = &mut self.extra[i - 1];
+                    buf.clear();
+                    buf.resize(len, F::ZERO);
+                    *k = f(pa, pb, buf);
+                }
+            }
+        }
+        self.add_extras(nparts - 1, out);
+        let mut wr = 0;
+        for (i, &k) in kept.iter().enumerate() {
+            let start = cuts[i];
+            if wr != start {
+                a.copy_within(start..start + k, wr);
+                b.copy_within(start..start + k, wr);
+            }
+            wr += k;
+        }
+        wr
+    }
+}
+
+/// Runs an in-place compaction `f` on each range `cuts[i]..cuts[i+1]` of the
+/// paired arrays (in parallel), then closes the gaps. `f` returns how many
+/// entries it kept at the front of its range. Returns the total kept.
+pub fn compact_ranges<A, B, G>(a: &mut [A], b: &mut [B], cuts: &[usize], f: G) -> usize
+where
+    A: Copy + Send,
+    B: Copy + Send,
+    G: Fn(&mut [A], &mut [B]) -> usize + Sync + Send,
+{
+    let nparts = cuts.len().saturating_sub(1);
+    let mut kept = vec![0usize; nparts];
+    {
+        let mut pieces = Vec::with_capacity(nparts);
+        let mut rest_a: &mut [A] = &mut *a;
+        let mut rest_b: &mut [B] = &mut *b;
+        for i in 0..nparts {
+            let len = cuts[i + 1] - cuts[i];
+            let (pa, ra) = core::mem::take(&mut rest_a).split_at_mut(len);
+            let (pb, rb) = core::mem::take(&mut rest_b).split_at_mut(len);
+            pieces.push((pa, pb));
+            rest_a = ra;
+            rest_b = rb;
+        }
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            pieces
+                .into_par_iter()
+                .zip(kept.par_iter_mut())
+                .for_each(|((pa, pb), k)| *k = f(pa, pb));
+        }
+        #[cfg(not(feature = "parallel"))]
+        for ((pa, pb), k) in pieces.into_iter().zip(kept.iter_mut()) {
+            *k = f(pa, pb);
+        }
+    }
+    let mut wr = 0;
+    for (i, &k) in kept.iter().enumerate() {
+        let start = cuts[i];
+        if wr != start {
+            a.copy_within(start..start + k, wr);
+            b.copy_within(start..start + k, wr);
+        }
+        wr += k;
+    }
+    wr
+}
