@@ -22,16 +22,19 @@ mod prover;
 mod quad;
 #[cfg(feature = "reference")]
 pub mod reference;
+mod rounds;
 mod stream_bind;
 mod wires;
 
 pub use dense::{bind_in_place, bind_into, round_coefficients};
 pub use longfellow_par::Scatter;
 pub use pad::sample_pad;
+#[doc(hidden)]
+pub use prover::{bound_layer_form, evaluate_streaming_tuned, prove_streaming_tuned};
 pub use prover::{
     evaluate_streaming, evaluate_streaming_owned, prove_streaming, Evaluation, ProverOutput,
 };
-#[doc(hidden)]
-pub use prover::{evaluate_streaming_tuned, prove_streaming_tuned};
 pub use quad::HQuad;
+#[doc(hidden)]
+pub use rounds::{layer_round_values, RoundStrategy};
 pub use wires::Tuning;

@@ -11,11 +11,11 @@ use longfellow_sumcheck::{
     SumcheckError, SumcheckProof, Term,
 };
 
-use crate::dense::{bind_in_place, bind_into, round_coefficients};
 use crate::eq_weights::EqWeights;
 use crate::quad::HQuad;
+use crate::rounds::LayerRounds;
 use crate::stream_bind::{bind_g_streaming, parallel_spans};
-use crate::wires::{with_wires, Tuning, WireArray};
+use crate::wires::{Tuning, WireArray};
 
 /// All wire values of one circuit evaluation, each layer stored as
 /// compactly as its values allow (see [`WireArray`]).
@@ -298,8 +298,11 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     )
 }
 
-/// The padded sumcheck; `bind_g(l, eqg, beta, quad)` fills `quad` with
-/// layer `l`'s form bound at the output point (called for layers 0, 1, …).
+/// The padded sumcheck: the protocol loop. Per layer it draws `α, β`, has
+/// `bind_g(l, eqg, beta, quad)` fill `quad` with layer `l`'s form bound at
+/// the output point (called for layers 0, 1, …), then per round and hand
+/// asks [`LayerRounds`] (the strategy seam, see [`crate::rounds`]) for the
+/// round polynomial, subtracts the pad, writes it and binds the challenge.
 pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     shape: &C,
     mut bind_g: impl FnMut(usize, &EqWeights<F>, F, &mut HQuad<F>) -> Result<(), SumcheckError>,
@@ -308,11 +311,6 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     transcript: &mut Transcript,
     tuning: &Tuning,
 ) -> Result<ProverOutput<F>, SumcheckError> {
-    // A half-round whose hand has `len` wires reads the bound form directly
-    // (`HQuad::round_coefficients`) instead of contracting it into a
-    // buffer of `len` values: for the largest layers that buffer would be
-    // among the biggest allocations at the prover's peak.
-    let direct = |len: usize| len * size_of::<F>() >= tuning.direct_min_bytes;
     let nl = shape.num_layers();
     let ev = eval.get();
     if ev.wires.len() != nl
@@ -340,7 +338,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let g = begin_circuit::<F>(transcript, logv);
     let mut bindings = [g.clone(), g];
     let mut claims = [F::ZERO; 2];
-    let mut scratch = Scratch::new();
+    let mut layer = LayerRounds::new(tuning.strategy, tuning);
     let mut layers = Vec::with_capacity(nl);
     let mut bound_quads = Vec::with_capacity(nl);
 
@@ -357,59 +355,18 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
             shape.layer_nv(l),
             tuning.direct_min_bytes,
         );
-        bind_g(l, &weights, beta, &mut scratch.quad)?;
+        bind_g(l, &weights, beta, &mut layer.quad)?;
         drop(weights);
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
-        // Both hands start from the layer's stored (possibly table-coded)
-        // wires: hand 1 owns them and hand 0 reads them until its first
-        // binding writes hand 0's own, half-size array.
-        scratch.w = [WireArray::Dense(Vec::new()), eval.take_wires(l)];
-        if logw == 0 {
-            // No round binds either hand: both keep the (single) wire.
-            scratch.w[0] = scratch.w[1].clone();
-        } else if !direct(scratch.w[1].len()) {
-            scratch.make_dense(1);
-            if let WireArray::Dense(w) = &scratch.w[1] {
-                // Sized exactly (contract zeroes it before adding).
-                scratch.qw.reserve_exact(w.len());
-                scratch.qw.resize(w.len(), F::ZERO);
-                scratch
-                    .quad
-                    .contract(0, w, &mut scratch.qw, &mut scratch.scatter);
-            }
-        }
+        layer.begin(logw, eval.take_wires(l));
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
         let mut rounds = Vec::with_capacity(logw);
-        // Coefficients of the next half-round, when the binding pass of the
-        // previous one already computed them.
-        let mut pending: Option<(F, F)> = None;
         for round in 0..logw {
             let mut polys = [RoundPoly::default(); 2];
             for hand in 0..2 {
-                let other = 1 - hand;
-                // In round 0 hand 0 reads the wires hand 1 holds.
-                let shared = round == 0 && hand == 0;
-                let (mine, theirs) = if shared { (1, 1) } else { (hand, other) };
-                let (a0, a2) = if let Some(c) = pending.take() {
-                    c
-                } else if direct(scratch.w[mine].len()) {
-                    let quad = &scratch.quad;
-                    with_wires!(&scratch.w[mine], |wh| {
-                        with_wires!(&scratch.w[theirs], |wo| {
-                            quad.round_coefficients(hand, wh, wo)
-                        })
-                    })
-                } else {
-                    // Invariant: `qw` holds the contraction of the form
-                    // against the other hand's wires, for this hand.
-                    scratch.make_dense(mine);
-                    match &scratch.w[mine] {
-                        WireArray::Dense(w) => round_coefficients(&scratch.qw, w),
-                        _ => return Err(SumcheckError::Inconsistent { layer: l }),
-                    }
-                };
+                let (a0, a2) = layer.coefficients(l, round, hand)?;
                 let [p0, p1, p2] = lag.round_values(a0, a2, claim);
                 let padded = RoundPoly { p0, p2 }.sub(&lpad.rounds[round][hand]);
                 transcript.write_element(&padded.p0);
@@ -418,51 +375,12 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
                 claim = lag.eval(p0, p1, p2, r);
                 polys[hand] = padded;
                 new_bindings[hand].push(r);
-
-                if shared {
-                    scratch.w[0] = scratch.w[1].bound(r, tuning);
-                } else {
-                    scratch.bind_hand(hand, r, tuning);
-                }
-                // The next half-round binds the other hand: the length of
-                // its wires decides whether it contracts or reads the form.
-                let next_len = scratch.w[other].len();
-                if round + 1 == logw && hand == 1 {
-                    scratch.quad.bind_h(hand, r);
-                } else if direct(next_len) {
-                    let quad = &mut scratch.quad;
-                    let coefficients = with_wires!(&scratch.w[other], |wn| {
-                        with_wires!(&scratch.w[hand], |wb| {
-                            quad.bind_h_and_coefficients(hand, r, wn, wb)
-                        })
-                    });
-                    pending = Some(coefficients);
-                } else {
-                    scratch.make_dense(hand);
-                    // Only the length matters: the contraction zeroes the
-                    // buffer itself.
-                    scratch.qw.resize(next_len, F::ZERO);
-                    if let WireArray::Dense(w) = &scratch.w[hand] {
-                        scratch.quad.bind_h_and_contract(
-                            hand,
-                            r,
-                            w,
-                            &mut scratch.qw,
-                            &mut scratch.scatter,
-                        );
-                    }
-                }
+                layer.bind(round, hand, r);
             }
             rounds.push(polys);
         }
 
-        let q = scratch.quad.scalar();
-        let first = |w: &WireArray<F>| (!w.is_empty()).then(|| w.at(0));
-        let c = [first(&scratch.w[0]), first(&scratch.w[1])];
-        let (q, c0, c1) = match (q, c, scratch.w[0].len(), scratch.w[1].len()) {
-            (Some(q), [Some(c0), Some(c1)], 1, 1) => (q, c0, c1),
-            _ => return Err(SumcheckError::Inconsistent { layer: l }),
-        };
+        let (q, c0, c1) = layer.finish(l)?;
         if claim != q * c0 * c1 {
             return Err(SumcheckError::Inconsistent { layer: l });
         }
@@ -475,11 +393,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         bound_quads.push(q);
         claims = [c0, c1];
         bindings = new_bindings;
-        // Every buffer is sized to its layer: freeing them here, rather
-        // than keeping the largest layer's capacity, keeps one layer's
-        // round buffers from coexisting with the next layer's eq table and
-        // bound form.
-        scratch.release();
+        layer.release();
     }
     Ok(ProverOutput {
         proof: SumcheckProof { layers },
@@ -510,55 +424,29 @@ impl<F: Field> EvalSource<'_, F> {
     }
 }
 
-/// Per-layer buffers, freed at the end of each layer.
-struct Scratch<F> {
-    quad: HQuad<F>,
-    /// Each hand's current (partially bound) wires.
-    w: [WireArray<F>; 2],
-    qw: Vec<F>,
-    /// Target of the out-of-place binding used when several threads share
-    /// it; empty on one thread, where binding in place saves the buffer.
-    tmp: Vec<F>,
-    scatter: Scatter<F>,
-}
-
-impl<F: Field> Scratch<F> {
-    fn release(&mut self) {
-        *self = Self::new();
-    }
-
-    /// Expands hand `hand`'s wires if they are table-coded.
-    fn make_dense(&mut self, hand: usize) {
-        if !matches!(self.w[hand], WireArray::Dense(_)) {
-            let w = core::mem::replace(&mut self.w[hand], WireArray::Dense(Vec::new()));
-            self.w[hand] = WireArray::Dense(w.into_dense());
-        }
-    }
-
-    /// Binds hand `hand`'s wires to `r`. Dense wires are bound in place on
-    /// one thread (no second buffer) and split across threads into `tmp`
-    /// otherwise; coded wires stay coded when their pairs allow it.
-    fn bind_hand(&mut self, hand: usize, r: F, tuning: &Tuning) {
-        match &mut self.w[hand] {
-            WireArray::Dense(w) => {
-                if par::threads() > 1 && w.len() >= 4 * par::MIN_CHUNK {
-                    bind_into(w, r, &mut self.tmp);
-                    core::mem::swap(w, &mut self.tmp);
-                } else {
-                    bind_in_place(w, r);
-                }
-            }
-            coded => *coded = coded.bound(r, tuning),
-        }
-    }
-
-    fn new() -> Self {
-        Self {
-            quad: HQuad::new(),
-            w: [WireArray::Dense(Vec::new()), WireArray::Dense(Vec::new())],
-            qw: Vec::new(),
-            tmp: Vec::new(),
-            scatter: Scatter::new(),
-        }
-    }
+/// Layer `l`'s quadratic form bound at the output point, as a proof binds
+/// it: weights `eq(g0, ·) + alpha·eq(g1, ·)` on the output wires, `beta`
+/// on assertion terms. For the strategy tests, which run one layer's
+/// rounds on it ([`crate::layer_round_values`]).
+#[doc(hidden)]
+pub fn bound_layer_form<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    layer: usize,
+    g0: &[F],
+    g1: &[F],
+    alpha: F,
+    beta: F,
+    tuning: &Tuning,
+) -> Result<HQuad<F>, SumcheckError> {
+    check_shape(circuit)?;
+    let weights = EqWeights::new(
+        g0,
+        g1,
+        alpha,
+        circuit.layer_nv(layer),
+        tuning.direct_min_bytes,
+    );
+    let mut quad = HQuad::new();
+    bind_g_streaming(circuit, layer, &weights, beta, &mut quad)?;
+    Ok(quad)
 }

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use longfellow_field::Field;
 
 use crate::dense::bind_wires_into;
+use crate::rounds::RoundStrategy;
 
 /// Largest table a two-byte index can address.
 const MAX_TABLE: usize = 1 << 16;
@@ -41,6 +42,9 @@ pub struct Tuning {
     /// accumulator as large as the outputs, which for the largest hash
     /// layer (14 MB) was the two-thread prover's heap peak.
     pub split_eval_max_bytes: usize,
+    /// How each layer's round polynomials are computed (see
+    /// [`crate::rounds`]); proofs are the same under every strategy.
+    pub strategy: RoundStrategy,
 }
 
 impl Default for Tuning {
@@ -50,6 +54,7 @@ impl Default for Tuning {
             table_divisor: 8,
             direct_min_bytes: 2 << 20,
             split_eval_max_bytes: 8 << 20,
+            strategy: RoundStrategy::Auto,
         }
     }
 }
@@ -63,6 +68,7 @@ impl Tuning {
             table_divisor: 1,
             direct_min_bytes: 0,
             split_eval_max_bytes: usize::MAX,
+            strategy: RoundStrategy::Auto,
         }
     }
 }

@@ -10,6 +10,7 @@
 //! protocol loop, so agreement between them checks the streaming binder.
 
 mod prepared;
+pub mod textbook;
 
 pub use prepared::PreparedLayer;
 
