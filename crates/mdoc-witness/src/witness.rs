@@ -77,6 +77,7 @@ impl PrivateWitness {
         prover_keys: &[[u128; 2]; 3],
     ) -> Result<Self, MdocError> {
         crate::spec::check(spec)?;
+        request.validate()?;
         public::validate_attributes(&request.attributes, spec.num_attributes).map_err(
             |e| match e {
                 public::PublicInputError::MixedNamespaces => {

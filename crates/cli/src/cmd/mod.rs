@@ -4,6 +4,7 @@ pub mod bench;
 pub mod circuit;
 pub mod conformance;
 pub mod demo;
+pub mod limited;
 pub mod mdoc;
 
 /// A command failure: printed as one line on stderr, exit code 2.
