@@ -52,7 +52,7 @@ pub const PROOFS: [(u32, usize, &str); 8] = [
     ),
 ];
 
-fn hex32(s: &str) -> [u8; 32] {
+pub fn hex32(s: &str) -> [u8; 32] {
     let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
     let mut out = [0u8; 32];
     out[32 - v.len()..].copy_from_slice(&v);
