@@ -25,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-secs="${SMOKE_SECONDS:-8}"
+secs="${SMOKE_SECONDS:-5}"
 vectors="${LONGFELLOW_VECTORS:-$(cd .. && pwd)/shared/vectors}"
 export LONGFELLOW_VECTORS="$vectors"
 all=(lfc1 lfc2 lfa2 zstd any circuit_structured request_json zk_proof_verify
@@ -152,30 +152,37 @@ for t in "${targets[@]}"; do
   # an mdoc proof is 360 kB); -rss_limit_mb: what a decoder may use.
   time=$secs len=65536 rss=512 timeout=10
   case "$t" in
-    lfa2) len=2000000 ;;
-    zstd | any) len=600000 ;;
+    # A whole v7 pair (7.8 M terms, IDs recomputed) takes seconds under
+    # AddressSanitizer on a loaded machine: not a hang.
+    lfa2) len=2000000 timeout=60 ;;
+    zstd | any) len=600000 timeout=60 ;;
     lfc2 | lfc1) len=131072 ;;
     circuit_structured) len=4096 rss=256 ;;
     request_json) len=8192 rss=128 ;;
-    zk_proof_verify) time=$((secs + 10)) ;;
+    zk_proof_verify) time=$((secs + 5)) ;;
     ligero_proof_read | sumcheck_proof_read) time=$((secs + 5)) ;;
     mdoc_device_response) len=16384 ;;
-    mdoc_proof_verify) time=$((secs + 25)) len=400000 rss=2048 timeout=60 ;;
-    mdoc_prove) time=$((secs + 25)) len=16384 rss=2048 timeout=60 ;;
+    mdoc_proof_verify) time=$((secs + 20)) len=400000 rss=2048 timeout=120 ;;
+    # One input that proves takes a minute under AddressSanitizer.
+    mdoc_prove) time=$((secs + 20)) len=16384 rss=2048 timeout=300 ;;
   esac
   echo "== fuzz $t for ${time}s (-max_len=$len)"
   flags=(-max_total_time="$time" -max_len="$len" -timeout="$timeout")
   if [ "$engine" = cargo-fuzz ]; then
+    set +e
     cargo +nightly fuzz run -O --target-dir "$target_dir" "$t" "corpus/$t" -- \
       "${flags[@]}" -rss_limit_mb="$rss" -print_final_stats=1 2>&1 |
-      grep -E "^(stat::number_of_executed_units|#[0-9]+ +DONE)|SUMMARY|ERROR|panicked" || true
+      grep -E "^stat::number_of_executed_units|SUMMARY|ERROR|panicked"
     status=${PIPESTATUS[0]}
+    set -e
   elif [ "$engine" = libfuzzer ]; then
     mkdir -p "artifacts/$t"
+    set +e
     "$bindir/$t" "corpus/$t" "${flags[@]}" -rss_limit_mb="$rss" -print_final_stats=1 \
       -artifact_prefix="artifacts/$t/" 2>&1 |
-      grep -E "^(stat::number_of_executed_units|#[0-9]+ +DONE)|SUMMARY|ERROR|panicked" || true
+      grep -E "^stat::number_of_executed_units|SUMMARY|ERROR|panicked"
     status=${PIPESTATUS[0]}
+    set -e
   else
     "$bindir/$t" "corpus/$t" "${flags[@]}" && status=0 || status=$?
   fi

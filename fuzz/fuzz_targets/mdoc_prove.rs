@@ -1,7 +1,7 @@
 //! The whole prover (`Prover::prove`, v7 one-attribute circuits) on an
-//! untrusted DeviceResponse, for Google's reference request and for the
-//! same request asking for the response's own first attribute. Whatever it
-//! proves must verify.
+//! untrusted DeviceResponse, for the request asking for the response's own
+//! first attribute (Google's reference request when it does not parse).
+//! Whatever it proves must verify.
 #![cfg_attr(feature = "libfuzzer", no_main)]
 
 use longfellow_fuzz::{mdoc_pair, mdoc_request, mdoc_verifier};
@@ -23,22 +23,21 @@ fn run(data: &[u8]) {
         Ok(p) => p,
         Err(e) => panic!("prover for the v7 pair: {e}"),
     };
-    let fixed = mdoc_request();
-    let mut own = fixed.clone();
+    // One prove per input (a successful one is slow): the response's own
+    // first attribute when it parses, else Google's reference request.
+    let mut request = mdoc_request().clone();
     if let Ok(parsed) = parse_device_response(data) {
         if let Some(item) = parsed.items.first() {
-            own.attributes = vec![RequestedAttribute {
+            request.attributes = vec![RequestedAttribute {
                 namespace: item.namespace.clone(),
                 id: item.element_identifier.clone(),
                 value_cbor: item.element_value.clone(),
             }];
         }
     }
-    for request in [fixed, &own] {
-        if let Ok(proof) = prover.prove(request, data, &mut MdocLcg::new(42)) {
-            if let Err(e) = mdoc_verifier().verify(request, &proof) {
-                panic!("a proof the prover made does not verify: {e}");
-            }
+    if let Ok(proof) = prover.prove(&request, data, &mut MdocLcg::new(42)) {
+        if let Err(e) = mdoc_verifier().verify(&request, &proof) {
+            panic!("a proof the prover made does not verify: {e}");
         }
     }
 }

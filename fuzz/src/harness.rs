@@ -134,7 +134,7 @@ pub fn main(target: &str, run: fn(&[u8])) {
     // Panics are reported by us, with the input; keep the message.
     let start = Instant::now();
     let mut execs = 0u64;
-    let mut one = |input: &[u8]| {
+    let one = |input: &[u8]| {
         let t = Instant::now();
         if catch_unwind(AssertUnwindSafe(|| run(input))).is_err() {
             save(target, input, "panic");
