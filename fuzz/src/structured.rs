@@ -111,7 +111,9 @@ pub fn circuit(c: &mut Choices<'_>, field_id: u32, elem: usize, lfc1: bool) -> V
     for v in [u64::from(field_id), nv, 1, ninputs / 2, ninputs / 2, ninputs, nl, nconst] {
         n(&mut o, v);
     }
-    o.resize(o.len() + elem * nconst as usize, 0);
+    // Declared constants beyond MAX_OUTPUT are left out (the decoder's
+    // table budget must refuse before reading them).
+    o.resize(o.len() + (elem * nconst as usize).min(MAX_OUTPUT), 0);
     for layer in 0..nl {
         let nw = if layer + 1 == nl { ninputs } else { wide(c) };
         n(&mut o, 22); // logw: 2^22 ≥ nw
