@@ -108,7 +108,16 @@ pub fn circuit(c: &mut Choices<'_>, field_id: u32, elem: usize, lfc1: bool) -> V
         2 => 1 << 10,
         _ => 1 << (12 + c.byte() % 9), // up to 2^20, the cap
     };
-    for v in [u64::from(field_id), nv, 1, ninputs / 2, ninputs / 2, ninputs, nl, nconst] {
+    for v in [
+        u64::from(field_id),
+        nv,
+        1,
+        ninputs / 2,
+        ninputs / 2,
+        ninputs,
+        nl,
+        nconst,
+    ] {
         n(&mut o, v);
     }
     // Declared constants beyond MAX_OUTPUT are left out (the decoder's
