@@ -1,8 +1,14 @@
 //! Whatever `longfellow circuit inspect` accepts.
-#![no_main]
+#![cfg_attr(feature = "libfuzzer", no_main)]
 
-use libfuzzer_sys::fuzz_target;
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    longfellow_fuzz::harness::main("any", run);
+}
+
+fn run(data: &[u8]) {
     let _ = longfellow_circuit::load_any(data);
-});
+}

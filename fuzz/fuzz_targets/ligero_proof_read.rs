@@ -1,8 +1,7 @@
 //! Untrusted bytes as the Ligero part of a proof, read with the Ligero
 //! parameters of both specification proofs (GF(2^128) and P-256).
-#![no_main]
+#![cfg_attr(feature = "libfuzzer", no_main)]
 
-use libfuzzer_sys::fuzz_target;
 use longfellow_field::Field;
 use longfellow_fuzz::{ecdsa2_circuit, sha256_circuit, ECDSA2_PARAMS, SHA256_PARAMS};
 use longfellow_ligero::{LigeroParams, LigeroProof};
@@ -24,7 +23,15 @@ fn check<F: Field>(params: &LigeroParams, data: &[u8]) {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
+
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    longfellow_fuzz::harness::main("ligero_proof_read", run);
+}
+
+fn run(data: &[u8]) {
     static PARAMS: OnceLock<(LigeroParams, LigeroParams)> = OnceLock::new();
     let (sha, ecdsa) = PARAMS.get_or_init(|| {
         (
@@ -38,4 +45,4 @@ fuzz_target!(|data: &[u8]| {
     });
     check::<longfellow_field::Gf2_128>(sha, data);
     check::<longfellow_field::Fp256>(ecdsa, data);
-});
+}

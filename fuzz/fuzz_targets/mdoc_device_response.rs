@@ -2,9 +2,8 @@
 //! witnesses for a fixed request (Google's reference request, and the same
 //! request asking for the response's own first attribute) with ZkSpec
 //! versions 6 and 7.
-#![no_main]
+#![cfg_attr(feature = "libfuzzer", no_main)]
 
-use libfuzzer_sys::fuzz_target;
 use longfellow_fuzz::mdoc_request;
 use longfellow_mdoc_witness::{
     build_witnesses, parse_device_response, MacInputs, RequestedAttribute, ZkSpecInfo,
@@ -15,7 +14,15 @@ const KEYS: MacInputs = MacInputs {
     verifier_key: 19,
 };
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
+
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    longfellow_fuzz::harness::main("mdoc_device_response", run);
+}
+
+fn run(data: &[u8]) {
     let Ok(parsed) = parse_device_response(data) else {
         return;
     };
@@ -37,4 +44,4 @@ fuzz_target!(|data: &[u8]| {
             let _ = build_witnesses(&spec, request, data, &KEYS);
         }
     }
-});
+}

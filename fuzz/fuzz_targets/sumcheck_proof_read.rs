@@ -1,8 +1,7 @@
 //! Untrusted bytes as the sumcheck part of a proof for both specification
 //! circuits (GF(2^128) and P-256).
-#![no_main]
+#![cfg_attr(feature = "libfuzzer", no_main)]
 
-use libfuzzer_sys::fuzz_target;
 use longfellow_circuit::Circuit;
 use longfellow_field::Field;
 use longfellow_fuzz::{ecdsa2_circuit, sha256_circuit};
@@ -22,7 +21,15 @@ fn check<F: Field>(circuit: &Circuit<F>, data: &[u8]) {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
+
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    longfellow_fuzz::harness::main("sumcheck_proof_read", run);
+}
+
+fn run(data: &[u8]) {
     check(sha256_circuit(), data);
     check(ecdsa2_circuit(), data);
-});
+}

@@ -1,12 +1,19 @@
 //! Untrusted bytes as a one-circuit proof for Google's `sha256`
 //! specification circuit: decode, check the encoding is canonical, verify.
-#![no_main]
+#![cfg_attr(feature = "libfuzzer", no_main)]
 
-use libfuzzer_sys::fuzz_target;
 use longfellow_fuzz::{sha256_verifier, SHA256_LABEL};
 use longfellow_transcript::Transcript;
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(feature = "libfuzzer")]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
+
+#[cfg(not(feature = "libfuzzer"))]
+fn main() {
+    longfellow_fuzz::harness::main("zk_proof_verify", run);
+}
+
+fn run(data: &[u8]) {
     let (v, public) = sha256_verifier();
     let Ok(proof) = v.read_proof(data) else {
         return;
@@ -20,4 +27,4 @@ fuzz_target!(|data: &[u8]| {
     let mut t = Transcript::new(SHA256_LABEL);
     proof.commitment.absorb(&mut t);
     let _ = v.verify(&proof, public, &mut t);
-});
+}

@@ -7,8 +7,12 @@ use std::sync::OnceLock;
 
 use longfellow_circuit::{load_circuit, load_pair, Circuit, CircuitPair};
 use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_mdoc::json::{self, Json};
 use longfellow_mdoc::{MdocRequest, RequestedAttribute, Verifier};
 use longfellow_zk::{ZkParams, ZkVerifier};
+
+pub mod harness;
+pub mod structured;
 
 /// The Ligero parameters of Google's `sha256` specification proof.
 pub const SHA256_PARAMS: ZkParams = ZkParams {
@@ -85,39 +89,53 @@ pub fn sha256_verifier() -> &'static (ZkVerifier<'static, Gf2_128>, Vec<Gf2_128>
     })
 }
 
-/// The version-7 one-attribute mdoc circuit pair and its verifier.
-pub fn mdoc_verifier() -> &'static Verifier<'static> {
+/// The version-7 one-attribute mdoc circuit pair.
+pub fn mdoc_pair() -> &'static CircuitPair {
     static PAIR: OnceLock<CircuitPair> = OnceLock::new();
-    static V: OnceLock<Verifier<'static>> = OnceLock::new();
-    V.get_or_init(|| {
-        let pair = PAIR.get_or_init(|| {
-            load_pair(&read(&format!("google/mdoc/circuits/{MDOC_V7_1}.lfa2")))
-                .expect("mdoc circuit pair")
-        });
-        Verifier::new(pair).expect("mdoc verifier")
+    PAIR.get_or_init(|| {
+        load_pair(&read(&format!("google/mdoc/circuits/{MDOC_V7_1}.lfa2")))
+            .expect("mdoc circuit pair")
     })
 }
 
-fn hex_decode(s: &str) -> Vec<u8> {
-    let s = s.trim_start_matches("0x");
-    let nibble = |c: u8| (c as char).to_digit(16).expect("hex digit") as u8;
-    let b = s.as_bytes();
-    let odd = b.len() % 2;
-    let mut out = Vec::with_capacity(b.len() / 2 + odd);
-    if odd == 1 {
-        out.push(nibble(b[0]));
-    }
-    for pair in b[odd..].chunks_exact(2) {
-        out.push(nibble(pair[0]) << 4 | nibble(pair[1]));
-    }
-    out
+/// The version-7 one-attribute mdoc circuit pair's verifier.
+pub fn mdoc_verifier() -> &'static Verifier<'static> {
+    static V: OnceLock<Verifier<'static>> = OnceLock::new();
+    V.get_or_init(|| Verifier::new(mdoc_pair()).expect("mdoc verifier"))
 }
 
-fn be32(s: &str) -> [u8; 32] {
-    let v = hex_decode(s);
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(&v);
-    out
+/// The case of Google's stored mdoc proofs.
+pub const REFERENCE_CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
+
+/// The entry of [`REFERENCE_CASE`] in `cases.json`, read by the library's
+/// strict JSON reader.
+fn reference_case() -> &'static Json {
+    static C: OnceLock<Json> = OnceLock::new();
+    C.get_or_init(|| {
+        let Json::Array(cases) = json::parse(&read("google/mdoc/cases.json")).expect("cases.json")
+        else {
+            panic!("cases.json is not an array");
+        };
+        cases
+            .into_iter()
+            .find(|c| c.get("name").and_then(Json::as_str) == Some(REFERENCE_CASE))
+            .expect("reference case")
+    })
+}
+
+/// The DeviceResponse of [`REFERENCE_CASE`].
+pub fn reference_mdoc() -> &'static [u8] {
+    static M: OnceLock<Vec<u8>> = OnceLock::new();
+    M.get_or_init(|| {
+        let case = reference_case();
+        let hex = case
+            .get("mdoc_hex")
+            .and_then(|h| h.as_str())
+            .expect("mdoc_hex");
+        (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect()
+    })
 }
 
 /// The request Google's stored mdoc proofs answer: the case
@@ -126,27 +144,18 @@ fn be32(s: &str) -> [u8; 32] {
 pub fn mdoc_request() -> &'static MdocRequest {
     static R: OnceLock<MdocRequest> = OnceLock::new();
     R.get_or_init(|| {
-        let cases: serde_json::Value =
-            serde_json::from_slice(&read("google/mdoc/cases.json")).expect("cases.json");
-        let case = cases
-            .as_array()
-            .expect("array of cases")
-            .iter()
-            .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-            .expect("reference case");
-        let s = |k: &str| case[k].as_str().expect(k);
+        let case = reference_case();
+        let mut r = MdocRequest::from_json_value(case, &["name", "mdoc_hex", "attributes"])
+            .expect("reference request");
         let mut value_cbor = vec![0x6a];
         value_cbor.extend_from_slice(b"Mustermann");
-        MdocRequest {
-            issuer_pk: (be32(s("pkx")), be32(s("pky"))),
-            transcript: hex_decode(s("transcript_hex")),
-            now: *b"2024-10-01T09:00:00Z",
-            doc_type: "org.iso.18013.5.1.mDL".into(),
-            attributes: vec![RequestedAttribute {
-                namespace: "org.iso.18013.5.1".into(),
-                id: "family_name".into(),
-                value_cbor,
-            }],
-        }
+        r.now = *b"2024-10-01T09:00:00Z";
+        r.doc_type = "org.iso.18013.5.1.mDL".into();
+        r.attributes = vec![RequestedAttribute {
+            namespace: "org.iso.18013.5.1".into(),
+            id: "family_name".into(),
+            value_cbor,
+        }];
+        r
     })
 }

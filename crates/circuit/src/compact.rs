@@ -7,42 +7,29 @@
 //! its top bits clear, so a pattern repeated at any alignment is cut at the
 //! same places), and store each distinct chunk once as a segment.
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::budget::Budget;
 use crate::circuit::{Compact, Delta};
 use crate::error::CircuitError;
-use crate::limits::MAX_TABLE;
+use crate::limits::{MAX_DISTINCT_DELTAS, MAX_TABLE};
 
-/// Multiply–rotate hasher for small fixed-size keys (not DoS resistant;
-/// adversarial collisions only slow decoding, bounded by the size caps).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FastHasher(u64);
+/// Keys are hashed with the standard library's per-process keyed SipHash:
+/// with an unkeyed hasher a file whose deltas (or chunk fingerprints) share
+/// a bucket makes every insertion probe past all earlier ones, and decoding
+/// quadratic (35 s of CPU for a crafted 1.5 MB file). Only cache misses and
+/// chunk cuts reach the maps, so the slower hash costs little.
+type KeyedMap<Key, V> = HashMap<Key, V, RandomState>;
 
+/// Multiplier of the cache slot and chunk fingerprints (their collisions
+/// cost a cache miss or a separate segment, never a probe chain).
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
 
-impl Hasher for FastHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(K);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FastMap<Key, V> = HashMap<Key, V, BuildHasherDefault<FastHasher>>;
+/// Bytes charged per entry of the two indices while a layer is compacted:
+/// key, value and control byte, doubled for the maps' spare capacity.
+const DELTA_INDEX_ENTRY: usize = 2 * (core::mem::size_of::<(Delta, u32)>() + 1);
+const SEG_INDEX_ENTRY: usize = 2 * (core::mem::size_of::<(u64, u32)>() + 1);
 
 /// Chunks are never shorter than this (except a layer's last chunk) ...
 const MIN_CHUNK: usize = 4;
@@ -68,32 +55,38 @@ pub(crate) struct Compactor {
     /// Most lookups hit this small direct-mapped cache (a layer has few
     /// distinct deltas), sparing the hash map.
     cache: Box<[(Delta, u32)]>,
-    delta_index: FastMap<Delta, u32>,
+    delta_index: KeyedMap<Delta, u32>,
     deltas: Vec<Delta>,
     /// Chunk fingerprint → segment; on a fingerprint collision the new
     /// chunk simply becomes its own segment.
-    seg_index: FastMap<u64, u32>,
+    seg_index: KeyedMap<u64, u32>,
     seg_starts: Vec<u32>,
     seg_items: Vec<u32>,
     tokens: Vec<u32>,
     chunk: Vec<u32>,
     fingerprint: u64,
     prev: u32,
+    /// The circuit's table budget; the indices' estimate is refunded when
+    /// the layer is finished.
+    budget: Budget,
+    index_bytes: u64,
 }
 
 impl Compactor {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(budget: Budget) -> Self {
         Self {
             cache: vec![EMPTY; 1 << CACHE_BITS].into_boxed_slice(),
-            delta_index: FastMap::default(),
+            delta_index: KeyedMap::default(),
             deltas: Vec::new(),
-            seg_index: FastMap::default(),
+            seg_index: KeyedMap::default(),
             seg_starts: vec![0],
             seg_items: Vec::new(),
             tokens: Vec::new(),
             chunk: Vec::with_capacity(MAX_CHUNK),
             fingerprint: 0,
             prev: u32::MAX,
+            budget,
+            index_bytes: 0,
         }
     }
 
@@ -124,13 +117,16 @@ impl Compactor {
             Some(&i) => i,
             None => {
                 let i = self.deltas.len() as u32;
-                if u64::from(i) >= MAX_TABLE {
+                if u64::from(i) >= MAX_DISTINCT_DELTAS {
                     return Err(CircuitError::TooLarge {
                         what: "distinct term deltas in a layer",
                         value: u64::from(i) + 1,
-                        limit: MAX_TABLE,
+                        limit: MAX_DISTINCT_DELTAS,
                     });
                 }
+                self.budget
+                    .charge(1, core::mem::size_of::<Delta>() + DELTA_INDEX_ENTRY)?;
+                self.index_bytes += DELTA_INDEX_ENTRY as u64;
                 self.deltas.push(d);
                 self.delta_index.insert(d, i);
                 i
@@ -165,26 +161,36 @@ impl Compactor {
                         limit: MAX_TABLE,
                     });
                 }
+                self.budget.charge(self.chunk.len() as u64 + 1, 4)?;
+                self.budget.charge(1, SEG_INDEX_ENTRY)?;
+                self.index_bytes += SEG_INDEX_ENTRY as u64;
                 self.seg_items.extend_from_slice(&self.chunk);
                 self.seg_starts.push(self.seg_items.len() as u32);
                 self.seg_index.entry(fp).or_insert(s);
                 s
             }
         };
+        self.budget.charge(1, 4)?;
         self.tokens.push(seg);
         self.chunk.clear();
         self.fingerprint = 0;
         Ok(())
     }
 
-    /// Finishes the layer.
-    pub(crate) fn finish(mut self) -> Result<Compact, CircuitError> {
+    /// Finishes the layer; returns it and the budget, the indices' share
+    /// refunded.
+    pub(crate) fn finish(mut self) -> Result<(Compact, Budget), CircuitError> {
         self.cut()?;
-        Ok(Compact {
-            deltas: self.deltas.into_boxed_slice(),
-            seg_starts: self.seg_starts.into_boxed_slice(),
-            seg_items: self.seg_items.into_boxed_slice(),
-            tokens: self.tokens.into_boxed_slice(),
-        })
+        let mut budget = self.budget;
+        budget.refund(self.index_bytes);
+        Ok((
+            Compact {
+                deltas: self.deltas.into_boxed_slice(),
+                seg_starts: self.seg_starts.into_boxed_slice(),
+                seg_items: self.seg_items.into_boxed_slice(),
+                tokens: self.tokens.into_boxed_slice(),
+            },
+            budget,
+        ))
     }
 }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use longfellow_field::Field;
 
+use crate::budget::Budget;
 use crate::circuit::{Circuit, Delta, Layer};
 use crate::compact::Compactor;
 use crate::error::{hex, CircuitError};
@@ -42,6 +43,8 @@ pub(crate) fn read_lfc1<F: Field>(
         });
     }
     let dims = RawHeader::read_validated::<F>(|| Ok(u64::from(inp.u24("LFC1 header")?)))?;
+    let mut budget = Budget::default();
+    budget.charge(dims.nconst as u64, core::mem::size_of::<F>())?;
     let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
 
     let mut layers = Vec::with_capacity(dims.nl);
@@ -68,7 +71,7 @@ pub(crate) fn read_lfc1<F: Field>(
             });
         }
         let mut check = WireCheck::new(j, max_g, nw);
-        let mut compactor = Compactor::new();
+        let mut compactor = Compactor::new(budget);
         for _ in 0..nterms {
             let r = inp.array::<12>("LFC1 term")?;
             let num = |i: usize| {
@@ -91,7 +94,8 @@ pub(crate) fn read_lfc1<F: Field>(
             check.step(d.g, d.h0, d.h1)?;
             compactor.push(d)?;
         }
-        let compact = compactor.finish()?;
+        let (compact, rest) = compactor.finish()?;
+        budget = rest;
         layers.push(Layer::new(
             logw,
             nw,

@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use longfellow_field::Field;
 
+use crate::budget::Budget;
 use crate::circuit::{Circuit, Compact, Delta, Layer};
 use crate::error::CircuitError;
 use crate::header::{read_constants, validate_layer_dims, RawHeader, WireCheck};
 use crate::input::Input;
 use crate::lfc1::check_id;
-use crate::limits::{MAX_TABLE, MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
+use crate::limits::{MAX_DISTINCT_DELTAS, MAX_TABLE, MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
 
 /// LFC2's magic.
 pub(crate) const LFC2_MAGIC: [u8; 4] = *b"LFC2";
@@ -68,6 +69,8 @@ pub(crate) fn read_lfc2<F: Field>(
         });
     }
     let dims = RawHeader::read_validated::<F>(|| Ok(u64::from(inp.uleb28("LFC2 header")?)))?;
+    let mut budget = Budget::default();
+    budget.charge(dims.nconst as u64, core::mem::size_of::<F>())?;
     let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
 
     let mut layers = Vec::with_capacity(dims.nl);
@@ -79,6 +82,14 @@ pub(crate) fn read_lfc2<F: Field>(
         let (logw, nw) = validate_layer_dims(logw, nw, j + 1 == dims.nl, &dims)?;
 
         let ndeltas = count(inp, "delta table size")? as usize;
+        if ndeltas as u64 > MAX_DISTINCT_DELTAS {
+            return Err(CircuitError::TooLarge {
+                what: "distinct term deltas in a layer",
+                value: ndeltas as u64,
+                limit: MAX_DISTINCT_DELTAS,
+            });
+        }
+        budget.charge(ndeltas as u64, core::mem::size_of::<Delta>())?;
         let mut deltas = Vec::with_capacity(ndeltas.min(1 << 12));
         for _ in 0..ndeltas {
             let g = zigzag(inp.uleb28("delta")?);
@@ -89,6 +100,7 @@ pub(crate) fn read_lfc2<F: Field>(
         }
 
         let nseg = count(inp, "segment count")? as usize;
+        budget.charge(nseg as u64 + 1, 4)?;
         let mut seg_starts = Vec::with_capacity((nseg + 1).min(1 << 12));
         seg_starts.push(0u32);
         let mut seg_items = Vec::new();
@@ -105,13 +117,21 @@ pub(crate) fn read_lfc2<F: Field>(
                     why: "segments must hold at least one term",
                 });
             }
-            if (seg_items.len() + len) as u64 > MAX_TABLE {
+            // Every segment must be used (checked after the tokens), so a
+            // layer's segment entries are at most its terms: count them
+            // against the term caps before storing them.
+            let entries = (seg_items.len() + len) as u64;
+            let limit = MAX_TABLE
+                .min(MAX_TERMS_PER_LAYER)
+                .min(MAX_TOTAL_TERMS - total);
+            if entries > limit {
                 return Err(CircuitError::TooLarge {
                     what: "segment entries in a layer",
-                    value: (seg_items.len() + len) as u64,
-                    limit: MAX_TABLE,
+                    value: entries,
+                    limit,
                 });
             }
+            budget.charge(len as u64, 4)?;
             for _ in 0..len {
                 seg_items.push(index(inp, j, "delta", deltas.len())?);
             }
@@ -119,11 +139,16 @@ pub(crate) fn read_lfc2<F: Field>(
         }
 
         let ntok = count(inp, "token count")? as usize;
+        budget.charge(ntok as u64, 4)?;
         let mut tokens = Vec::with_capacity(ntok.min(1 << 12));
         let mut nterms = 0u64;
+        // One bit per segment (at most 2 MiB for 2^24 segments, which the
+        // budget has already paid for 16 times over).
+        let mut used = vec![0u64; nseg.div_ceil(64)];
         for _ in 0..ntok {
             let t = index(inp, j, "segment", nseg)?;
             let s = t as usize;
+            used[s / 64] |= 1 << (s % 64);
             nterms += u64::from(seg_starts[s + 1] - seg_starts[s]);
             if nterms > MAX_TERMS_PER_LAYER {
                 return Err(CircuitError::TooLarge {
@@ -133,6 +158,15 @@ pub(crate) fn read_lfc2<F: Field>(
                 });
             }
             tokens.push(t);
+        }
+        // An unused segment costs memory and adds nothing; encoders
+        // (ours and Google's) never write one.
+        if let Some(s) = (0..nseg).find(|&s| used[s / 64] & (1 << (s % 64)) == 0) {
+            return Err(CircuitError::Invalid {
+                what: "segment",
+                value: s as u64,
+                why: "no token uses it",
+            });
         }
         total += nterms;
         if total > MAX_TOTAL_TERMS {

@@ -31,3 +31,14 @@ pub const MAX_ZSTD_WINDOW: u64 = 1 << 24;
 pub const MAX_LFA2_STRING: u64 = 1 << 16;
 /// Maximum number of entries in an LFA2 archive.
 pub const MAX_LFA2_ENTRIES: u64 = 64;
+/// Maximum distinct term deltas in one layer. Google's circuits have at
+/// most 45,497 (v7 four-attribute hash circuit); a layer of distinct terms
+/// is a hostile file's way to grow the delta table and its index.
+pub const MAX_DISTINCT_DELTAS: u64 = 1 << 18;
+/// Maximum bytes of decoded tables per circuit: constants, delta tables,
+/// segment tables and token lists, plus — while an LFC1 layer is being
+/// compacted — an estimate of that layer's hash indices. Google's largest
+/// circuit needs 4.8 MB (v7 four-attribute hash circuit, LFC1); the cap is
+/// about 3.3 times that, so a file of a few kilobytes cannot make a phone
+/// allocate hundreds of megabytes before its circuit ID is checked.
+pub const MAX_TABLE_BYTES: u64 = 16 << 20;

@@ -37,7 +37,41 @@ enum Command {
     Conformance(cmd::conformance::ConformanceArgs),
 }
 
+/// How std's `print!`/`println!` panic when standard output is closed or
+/// full (`longfellow demo | head -1`, `… > /dev/full`). The panic would end
+/// the process with exit status 101 and a backtrace hint; instead the
+/// command stops with one line on stderr and exit status 2.
+const STDOUT_FAILURE: &str = "failed printing to stdout";
+
+fn stdout_failure(payload: &(dyn std::any::Any + Send)) -> Option<&str> {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())?;
+    text.strip_prefix(STDOUT_FAILURE)
+        .map(|rest| rest.trim_start_matches(':').trim())
+}
+
 fn main() -> ExitCode {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if stdout_failure(info.payload()).is_none() {
+            default_hook(info);
+        }
+    }));
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(payload) => match stdout_failure(&*payload) {
+            Some(why) => {
+                eprintln!("longfellow: cannot write to standard output: {why}");
+                ExitCode::from(2)
+            }
+            None => std::panic::resume_unwind(payload),
+        },
+    }
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Circuit(c) => cmd::circuit::run(c),

@@ -240,3 +240,103 @@ fn verify_accepts_every_published_circuit_form() {
         assert_eq!(String::from_utf8_lossy(&out.stdout), "valid\n");
     }
 }
+
+/// Exit status `code`, one line on stderr, no panic.
+fn clean_failure(out: &Output, code: i32) -> String {
+    one_line_error(out, code);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    err
+}
+
+/// Runs with standard output `/dev/full` (every write fails with ENOSPC).
+fn full_stdout(cmd: &mut Command) -> Option<Output> {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .ok()?;
+    Some(cmd.stdout(full).output().expect("run"))
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_longfellow"))
+}
+
+#[test]
+fn verify_to_full_stdout_is_not_a_success() {
+    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
+    let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let args = [
+        "mdoc",
+        "verify",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--proof",
+        s(&proof),
+    ];
+    let ok = bin().args(args).output().expect("run");
+    assert!(ok.status.success(), "{ok:?}");
+    assert_eq!(ok.stdout, b"valid\n");
+    if let Some(out) = full_stdout(bin().args(args)) {
+        let err = clean_failure(&out, 2);
+        assert!(err.contains("standard output"), "{err}");
+    }
+}
+
+/// A request the old reader accepted: a time that does not exist (and, in
+/// other variants, a duplicate key or an unknown field). The prover must
+/// refuse it as bad input before any proving.
+#[test]
+fn prove_refuses_requests_the_strict_reader_refuses() {
+    let (req, mdoc) = inputs("6a4d75737465726d616e6e");
+    let good = std::fs::read_to_string(&req).expect("request");
+    let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let variants = [
+        (
+            "calendar",
+            good.replace("2024-10-01T09:00:00Z", "2026-13-45T99:99:99Z"),
+            "month",
+        ),
+        (
+            "duplicate",
+            good.replacen('{', r#"{"now": "2030-01-01T00:00:00Z", "#, 1),
+            "duplicate key",
+        ),
+        (
+            "unknown",
+            good.replacen('{', r#"{"nonce": "00", "#, 1),
+            "unknown field",
+        ),
+        (
+            "type",
+            good.replace(r#""doc_type":"org.iso.18013.5.1.mDL""#, r#""doc_type":1"#),
+            "must be a string",
+        ),
+    ];
+    for (name, json, expect) in variants {
+        let path = scratch(&format!("request-{name}.json"));
+        std::fs::write(&path, &json).expect("write");
+        let proof = scratch(&format!("proof-{name}.bin"));
+        let out = bin()
+            .args([
+                "mdoc",
+                "prove",
+                "--circuit",
+                s(&circuit),
+                "--request",
+                s(&path),
+                "--mdoc",
+                s(&mdoc),
+                "--out",
+                s(&proof),
+            ])
+            .output()
+            .expect("run");
+        let err = clean_failure(&out, 2);
+        assert!(err.contains(expect), "{name}: {err}");
+        assert!(!proof.exists(), "{name}: a proof was written");
+    }
+}

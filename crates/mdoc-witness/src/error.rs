@@ -118,6 +118,10 @@ pub enum MdocError {
         /// Attributes the circuit proves.
         circuit: usize,
     },
+    /// The request is invalid whatever the credential: issuer key not a
+    /// canonical P-256 point, `now` not a real time, a field over its bound.
+    #[error("invalid request: {0}")]
+    Request(#[from] longfellow_mdoc::RequestError),
     /// The circuit set (version, number of attributes) is not supported.
     #[error("ZkSpec version {version} with {num_attributes} attributes is not supported")]
     UnsupportedSpec { version: u32, num_attributes: usize },

@@ -5,6 +5,7 @@
 //! description): public inputs first, then the private witness.
 
 use longfellow_field::{Field, Fp256, Gf2_128};
+use longfellow_mdoc::RequestError;
 use p256::{AffinePoint, FieldElement};
 
 use crate::ecdsa::{self, fe_le, fe_reduce, pluck_point};
@@ -77,6 +78,14 @@ impl PrivateWitness {
         prover_keys: &[[u128; 2]; 3],
     ) -> Result<Self, MdocError> {
         crate::spec::check(spec)?;
+        // A key the verifier would refuse is refused here the same way the
+        // credential's own keys are.
+        request.validate().map_err(|e| match e {
+            RequestError::NotOnCurve | RequestError::NonCanonicalCoordinate(_) => {
+                MdocError::InvalidPublicKey("issuer")
+            }
+            e => MdocError::Request(e),
+        })?;
         public::validate_attributes(&request.attributes, spec.num_attributes).map_err(
             |e| match e {
                 public::PublicInputError::MixedNamespaces => {

@@ -33,16 +33,22 @@
 //! of both circuits.
 #![forbid(unsafe_code)]
 
+pub mod json;
 pub mod proof;
 pub mod public;
 mod request;
 pub mod spec;
+mod time;
 mod verifier;
 
 pub use proof::{CircuitKind, MdocProof, ProofFormatError, MAC_BYTES};
 pub use public::{PublicInputError, RequestedAttribute};
-pub use request::MdocRequest;
+pub use request::{
+    check_issuer_key, Coordinate, MdocRequest, RequestError, MAX_ATTRIBUTES, MAX_DOC_TYPE_BYTES,
+    MAX_TRANSCRIPT_BYTES,
+};
 pub use spec::{ZkSpec, ZkSpecInfo};
+pub use time::{check_time, TimeError};
 pub use verifier::{
     draw_verifier_key, hash_public_elements, sig_public_elements, FailedCheck, Verifier,
     VerifyError,

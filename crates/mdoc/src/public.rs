@@ -84,8 +84,11 @@ pub const SIG_STRUCTURE_PREFIX: [u8; 17] = [
     0x40,
 ];
 
+/// Writes a CBOR head (RFC 8949 §3) in its shortest form, up to the 8-byte
+/// argument, so every `usize` length is encoded exactly.
 fn push_head(out: &mut Vec<u8>, major: u8, len: usize) {
     let m = major << 5;
+    let len = len as u64;
     if len < 24 {
         out.push(m | len as u8);
     } else if len < 0x100 {
@@ -93,9 +96,12 @@ fn push_head(out: &mut Vec<u8>, major: u8, len: usize) {
     } else if len < 0x1_0000 {
         out.push(m | 25);
         out.extend_from_slice(&(len as u16).to_be_bytes());
-    } else {
+    } else if len < 0x1_0000_0000 {
         out.push(m | 26);
         out.extend_from_slice(&(len as u32).to_be_bytes());
+    } else {
+        out.push(m | 27);
+        out.extend_from_slice(&len.to_be_bytes());
     }
 }
 
@@ -255,11 +261,18 @@ pub fn hash_public_inputs(
 
 /// Parses a public-key coordinate written as `0x`-prefixed hex or as a
 /// decimal integer (the reference tools accept both) into 32 big-endian
-/// bytes; `None` if malformed or 2^256 or more.
+/// bytes; `None` if malformed or 2^256 or more. Leading zeros are allowed
+/// in both forms (some tools print 65 hex digits). Whether the value is a
+/// canonical coordinate of a curve point is
+/// [`crate::check_issuer_key`]'s question.
 pub fn parse_coordinate(s: &str) -> Option<[u8; 32]> {
     let mut out = [0u8; 32];
     if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        if hex.is_empty() || hex.len() > 64 {
+        if hex.is_empty() {
+            return None;
+        }
+        let hex = hex.trim_start_matches('0');
+        if hex.len() > 64 {
             return None;
         }
         for (i, c) in hex.bytes().rev().enumerate() {
@@ -268,7 +281,11 @@ pub fn parse_coordinate(s: &str) -> Option<[u8; 32]> {
         }
         return Some(out);
     }
-    if s.is_empty() || s.len() > 78 {
+    if s.is_empty() {
+        return None;
+    }
+    let s = s.trim_start_matches('0');
+    if s.len() > 78 {
         return None;
     }
     for c in s.bytes() {
@@ -322,6 +339,42 @@ mod tests {
         let two_256 =
             "115792089237316195423570985008687907853269984665640564039457584007913129639936";
         assert_eq!(parse_coordinate(two_256), None);
+    }
+
+    #[test]
+    fn coordinates_may_have_leading_zeros() {
+        let x = "dc1c1f55cff4cd5c76cf4169278f7217667f86ee81d8669b63f2e19bc12a0c9f";
+        let want = parse_coordinate(&format!("0x{x}"));
+        assert!(want.is_some());
+        assert_eq!(parse_coordinate(&format!("0x0{x}")), want);
+        assert_eq!(parse_coordinate(&format!("0x000{x}")), want);
+        assert_eq!(parse_coordinate("0x0000"), Some([0; 32]));
+        assert_eq!(parse_coordinate(&format!("0x1{x}")), None);
+        let dec = "99558514673764967574735007274897104033125819925977418599195137956401696607391";
+        assert_eq!(parse_coordinate(&format!("00{dec}")), want);
+        assert_eq!(parse_coordinate("0"), Some([0; 32]));
+        assert_eq!(parse_coordinate("0x"), None);
+        assert_eq!(parse_coordinate("0x0g"), None);
+    }
+
+    #[test]
+    fn heads_encode_every_length() {
+        let head = |len: usize| {
+            let mut v = Vec::new();
+            push_head(&mut v, 2, len);
+            v
+        };
+        assert_eq!(head(23), [0x57]);
+        assert_eq!(head(24), [0x58, 24]);
+        assert_eq!(head(0xffff), [0x59, 0xff, 0xff]);
+        assert_eq!(head(0x1_0000), [0x5a, 0, 1, 0, 0]);
+        assert_eq!(head(0xffff_ffff), [0x5a, 0xff, 0xff, 0xff, 0xff]);
+        // 2^32 used to come out as the 4-byte head of 0.
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(head(1 << 32), [0x5b, 0, 0, 0, 1, 0, 0, 0, 0]);
+            assert_eq!(head((1 << 40) + 5), [0x5b, 0, 0, 1, 0, 0, 0, 0, 5]);
+        }
     }
 
     fn attr(namespace: &str, id: &str, value_len: usize) -> RequestedAttribute {

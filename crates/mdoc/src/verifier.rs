@@ -17,7 +17,7 @@ use longfellow_zk::{ZkError, ZkVerifier};
 
 use crate::proof::{CircuitKind, MdocProof, ProofFormatError};
 use crate::public::{self, PublicInputError};
-use crate::request::MdocRequest;
+use crate::request::{MdocRequest, RequestError};
 use crate::spec::{ZkSpec, SIG_PRIVATE_LEN, SIG_PUBLIC_LEN};
 
 /// The check of the padded sumcheck + Ligero argument that failed.
@@ -83,6 +83,11 @@ pub enum VerifyError {
     /// sizes, namespaces).
     #[error("request: {0}")]
     Request(#[from] PublicInputError),
+    /// The request itself is invalid whatever the circuit: the issuer key
+    /// is not a canonical P-256 point, `now` is not a real time, or a
+    /// field exceeds its bound ([`MdocRequest::validate`]).
+    #[error("{0}")]
+    InvalidRequest(#[from] RequestError),
     /// The proof bytes are not a proof for this circuit pair (truncated,
     /// trailing bytes, non-canonical elements, or made for other circuits).
     #[error("malformed proof: {0}")]
@@ -284,6 +289,7 @@ impl<'a> Verifier<'a> {
 
     /// Accepts `proof` for `request`, or says why not.
     pub fn verify(&self, request: &MdocRequest, proof: &[u8]) -> Result<(), VerifyError> {
+        request.validate()?;
         public::validate_attributes(&request.attributes, self.spec.info.num_attributes)?;
         let proof = self.read_proof(proof)?;
 

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use longfellow_circuit::CircuitPair;
 use longfellow_mdoc::{
-    CircuitKind, FailedCheck, MdocRequest, ProofFormatError, PublicInputError, Verifier,
-    VerifyError,
+    CircuitKind, FailedCheck, MdocRequest, ProofFormatError, PublicInputError, RequestError,
+    Verifier, VerifyError,
 };
 
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
@@ -59,9 +59,26 @@ fn statement_changes_are_rejected() {
 
     // The issuer key and docType only enter the signature circuit, after
     // the hash circuit's proof has been accepted.
+    // Another valid key (the P-256 generator) is a different statement ...
+    let mut r = request.clone();
+    r.issuer_pk = (
+        common::hex32("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296"),
+        common::hex32("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5"),
+    );
+    rejected_in(verify(&r, &proof), CircuitKind::Signature);
+    // ... while a key off the curve is a wrong key, said as such.
     let mut r = request.clone();
     r.issuer_pk.0[31] ^= 1;
-    rejected_in(verify(&r, &proof), CircuitKind::Signature);
+    assert!(matches!(
+        verify(&r, &proof),
+        Err(VerifyError::InvalidRequest(RequestError::NotOnCurve))
+    ));
+    let mut r = request.clone();
+    r.now = *b"2024-10-01T25:61:61Z";
+    assert!(matches!(
+        verify(&r, &proof),
+        Err(VerifyError::InvalidRequest(RequestError::Time(_)))
+    ));
     let mut r = request.clone();
     r.doc_type = "org.iso.18013.5.1.mDM".into();
     rejected_in(verify(&r, &proof), CircuitKind::Signature);

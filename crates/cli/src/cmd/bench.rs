@@ -103,7 +103,9 @@ fn circuit_path(arg: Option<PathBuf>) -> Result<PathBuf, CliError> {
 }
 
 fn load(path: &Path) -> Result<CircuitPair, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))?;
+    let bytes =
+        super::limited::read_limited(path, super::limited::MAX_CIRCUIT_FILE, "circuit file")
+            .map_err(CliError)?;
     load_pair(&bytes).map_err(|e| err(format!("{}: {e}", path.display())))
 }
 
@@ -201,7 +203,8 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
         _ => {
             let proof = match (&args.proof, &inputs.expected_proof) {
                 (Some(p), _) => {
-                    std::fs::read(p).map_err(|e| err(format!("{}: {e}", p.display())))?
+                    super::limited::read_limited(p, super::limited::MAX_PROOF_FILE, "proof")
+                        .map_err(CliError)?
                 }
                 (None, Some(stored)) => stored.clone(),
                 (None, None) => Prover::new(&pair)

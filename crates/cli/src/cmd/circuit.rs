@@ -247,8 +247,10 @@ fn single<F: Field>(format: &str, c: &Circuit<F>, json: bool) -> String {
     }
 }
 
-fn inspect(file: &PathBuf, json: bool, use_catalog: bool) -> Result<(), CliError> {
-    let bytes = std::fs::read(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
+fn inspect(file: &std::path::Path, json: bool, use_catalog: bool) -> Result<(), CliError> {
+    let bytes =
+        super::limited::read_limited(file, super::limited::MAX_CIRCUIT_FILE, "circuit file")
+            .map_err(CliError)?;
     let loaded = load_any_with(&bytes, LoadOptions { use_catalog })
         .map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     let lfc = if bytes.starts_with(b"LFC2") {

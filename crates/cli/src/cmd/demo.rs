@@ -152,7 +152,9 @@ fn demo(args: DemoArgs) -> Result<(), (u8, String)> {
     );
 
     let t = Instant::now();
-    let bytes = std::fs::read(&path).map_err(|e| (2, format!("{}: {e}", path.display())))?;
+    let bytes =
+        super::limited::read_limited(&path, super::limited::MAX_CIRCUIT_FILE, "circuit file")
+            .map_err(|e| (2, e))?;
     let pair = load_pair(&bytes).map_err(|e| (2, format!("{}: {e}", path.display())))?;
     let prover = Prover::new(&pair).map_err(|e| fail(&e))?;
     let verifier = Verifier::new(&pair).map_err(|e| fail(&e))?;

@@ -3,17 +3,17 @@
 //! the proof is rejected, 2 for bad usage or unreadable input; one line on
 //! stderr for every failure.
 
-use std::io::Read;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
 use longfellow_circuit::{load_pair, CircuitPair};
-use longfellow_mdoc::public::parse_coordinate;
-use longfellow_mdoc::{MdocRequest, RequestedAttribute, Verifier};
+use longfellow_mdoc::{MdocRequest, Verifier};
 use longfellow_mdoc_prover::Prover;
 use longfellow_random::SeededOrOs;
-use serde_json::Value;
+
+use super::limited::{MAX_CIRCUIT_FILE, MAX_PROOF_FILE, MAX_SMALL_FILE};
 
 /// mdoc proof commands.
 #[derive(Debug, Subcommand)]
@@ -82,27 +82,8 @@ fn refused(message: impl std::fmt::Display) -> Failure {
     }
 }
 
-/// Largest inputs read: circuit files (the largest published one is
-/// 0.5 MB compressed; an uncompressed LFC1 pair is at most ~130 MB), a
-/// proof (~0.4 MB) and a request or credential.
-const MAX_CIRCUIT_FILE: u64 = 256 << 20;
-const MAX_PROOF_FILE: u64 = 16 << 20;
-const MAX_SMALL_FILE: u64 = 4 << 20;
-
 fn read_limited(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, Failure> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| usage(format!("cannot read {what} {}: {e}", path.display())))?;
-    let mut out = Vec::new();
-    file.take(max + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| usage(format!("cannot read {what} {}: {e}", path.display())))?;
-    if out.len() as u64 > max {
-        return Err(usage(format!(
-            "{what} {} is larger than {max} bytes",
-            path.display()
-        )));
-    }
-    Ok(out)
+    super::limited::read_limited(path, max, what).map_err(usage)
 }
 
 fn load_circuit(path: &Path) -> Result<CircuitPair, Failure> {
@@ -110,67 +91,10 @@ fn load_circuit(path: &Path) -> Result<CircuitPair, Failure> {
     load_pair(&bytes).map_err(|e| usage(format!("circuit file {}: {e}", path.display())))
 }
 
-fn field<'a>(v: &'a Value, key: &str) -> Result<&'a str, Failure> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| usage(format!("request: missing string field `{key}`")))
-}
-
-fn hex_field(v: &Value, key: &str) -> Result<Vec<u8>, Failure> {
-    hex::decode(field(v, key)?).map_err(|e| usage(format!("request: `{key}` is not hex: {e}")))
-}
-
-/// Whether `s` has the shape `YYYY-MM-DDTHH:MM:SSZ` (the circuits compare
-/// these bytes with the MSO's validity dates).
-fn is_timestamp(s: &[u8; 20]) -> bool {
-    const SHAPE: &[u8; 20] = b"dddd-dd-ddTdd:dd:ddZ";
-    s.iter().zip(SHAPE).all(|(c, want)| {
-        if *want == b'd' {
-            c.is_ascii_digit()
-        } else {
-            c == want
-        }
-    })
-}
-
-/// Parses the request JSON of the contract.
+/// Parses the request JSON of the contract (strict: see
+/// [`MdocRequest::from_json`]).
 pub fn parse_request(json: &[u8]) -> Result<MdocRequest, Failure> {
-    let v: Value =
-        serde_json::from_slice(json).map_err(|e| usage(format!("request is not JSON: {e}")))?;
-    let coordinate = |key: &str| {
-        parse_coordinate(field(&v, key)?).ok_or_else(|| {
-            usage(format!(
-                "request: `{key}` is not a 256-bit 0x-hex or decimal integer"
-            ))
-        })
-    };
-    let issuer_pk = (coordinate("pkx")?, coordinate("pky")?);
-    let now: [u8; 20] = field(&v, "now")?
-        .as_bytes()
-        .try_into()
-        .ok()
-        .filter(is_timestamp)
-        .ok_or_else(|| usage("request: `now` must be YYYY-MM-DDTHH:MM:SSZ"))?;
-    let attributes = v
-        .get("attributes")
-        .and_then(Value::as_array)
-        .ok_or_else(|| usage("request: missing array `attributes`"))?
-        .iter()
-        .map(|a| {
-            Ok(RequestedAttribute {
-                namespace: field(a, "namespace")?.into(),
-                id: field(a, "id")?.into(),
-                value_cbor: hex_field(a, "value_cbor_hex")?,
-            })
-        })
-        .collect::<Result<Vec<_>, Failure>>()?;
-    Ok(MdocRequest {
-        issuer_pk,
-        transcript: hex_field(&v, "transcript_hex")?,
-        now,
-        doc_type: field(&v, "doc_type")?.into(),
-        attributes,
-    })
+    MdocRequest::from_json(json).map_err(usage)
 }
 
 fn prove(
@@ -205,8 +129,12 @@ fn verify(circuit: &Path, request: &Path, proof: &Path) -> Result<(), Failure> {
     verifier
         .verify(&request, &proof)
         .map_err(|e| refused(format!("proof rejected: {e}")))?;
-    println!("valid");
-    Ok(())
+    // The verdict is the output: if it cannot be written (closed pipe,
+    // full disk), say so and do not exit 0.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "valid")
+        .and_then(|()| out.flush())
+        .map_err(|e| usage(format!("cannot write the verdict to standard output: {e}")))
 }
 
 /// Runs an mdoc command and returns the process exit code.

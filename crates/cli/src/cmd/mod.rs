@@ -5,6 +5,7 @@ pub mod circuit;
 pub mod circuits;
 pub mod conformance;
 pub mod demo;
+pub mod limited;
 pub mod mdoc;
 
 /// A command failure: printed as one line on stderr, exit code 2.

@@ -11,6 +11,13 @@ pub const CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
 /// (version, attributes, ZkSpec circuit hash) of every stored proof.
 pub const PROOFS: [(u32, usize, &str); 8] = longfellow_testvectors::google::MDOC_PROOFS;
 
+pub fn hex32(s: &str) -> [u8; 32] {
+    let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
+    let mut out = [0u8; 32];
+    out[32 - v.len()..].copy_from_slice(&v);
+    out
+}
+
 /// The named case's request (its own time and docType, no attributes) and
 /// DeviceResponse.
 pub fn case_named(name: &str) -> (MdocRequest, Vec<u8>) {

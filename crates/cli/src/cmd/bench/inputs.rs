@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use longfellow_mdoc::json::Json;
 use longfellow_mdoc::{MdocRequest, RequestedAttribute};
 use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder, Tdate};
 use longfellow_mdoc_witness::parse_device_response;
 use longfellow_random::OsRng;
-use serde_json::Value;
 
 use crate::cmd::mdoc::parse_request;
 use crate::cmd::CliError;
@@ -33,7 +33,8 @@ fn err(what: impl std::fmt::Display) -> CliError {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| err(format!("{}: {e}", path.display())))
+    crate::cmd::limited::read_limited(path, crate::cmd::limited::MAX_SMALL_FILE, "input")
+        .map_err(CliError)
 }
 
 /// A synthetic mDL from the test issuer, valid today; the request discloses
@@ -88,51 +89,27 @@ pub fn files(request: &Path, mdoc: &Path) -> Result<Inputs, CliError> {
     })
 }
 
-fn hex32(v: &Value, key: &str) -> Result<[u8; 32], CliError> {
-    let s = v[key]
-        .as_str()
-        .ok_or_else(|| err(format!("case: missing `{key}`")))?;
-    let bytes =
-        hex::decode(s.trim_start_matches("0x")).map_err(|e| err(format!("case `{key}`: {e}")))?;
-    if bytes.len() > 32 {
-        return Err(err(format!("case `{key}`: more than 32 bytes")));
-    }
-    let mut out = [0u8; 32];
-    out[32 - bytes.len()..].copy_from_slice(&bytes);
-    Ok(out)
-}
-
-fn hex_field(v: &Value, key: &str) -> Result<Vec<u8>, CliError> {
-    let s = v[key]
-        .as_str()
-        .ok_or_else(|| err(format!("case: missing `{key}`")))?;
-    hex::decode(s).map_err(|e| err(format!("case `{key}`: {e}")))
-}
-
 /// The named case of a cases.json-shaped file (its own time and docType,
-/// no attributes yet) and its DeviceResponse.
+/// no attributes yet) and its DeviceResponse; the request fields are read
+/// by the library's strict reader.
 fn load_case(file: &Path, name: &str) -> Result<(MdocRequest, Vec<u8>), CliError> {
-    let json: Value = serde_json::from_slice(&read(file)?)
+    let json = longfellow_mdoc::json::parse(&read(file)?)
         .map_err(|e| err(format!("{}: {e}", file.display())))?;
-    let case = json
-        .as_array()
-        .and_then(|cases| cases.iter().find(|c| c["name"] == name))
-        .ok_or_else(|| err(format!("{}: no case named {name}", file.display())))?;
-    let now: [u8; 20] = case["now"]
-        .as_str()
-        .and_then(|s| s.as_bytes().try_into().ok())
-        .ok_or_else(|| err("case: `now` is not a 20-byte timestamp"))?;
-    let request = MdocRequest {
-        issuer_pk: (hex32(case, "pkx")?, hex32(case, "pky")?),
-        transcript: hex_field(case, "transcript_hex")?,
-        now,
-        doc_type: case["doc_type"]
-            .as_str()
-            .ok_or_else(|| err("case: missing `doc_type`"))?
-            .into(),
-        attributes: Vec::new(),
+    let Json::Array(cases) = json else {
+        return Err(err(format!("{}: not an array of cases", file.display())));
     };
-    Ok((request, hex_field(case, "mdoc_hex")?))
+    let case = cases
+        .iter()
+        .find(|c| c.get("name").and_then(Json::as_str) == Some(name))
+        .ok_or_else(|| err(format!("{}: no case named {name}", file.display())))?;
+    let request = MdocRequest::from_json_value(case, &["name", "mdoc_hex", "attributes"])
+        .map_err(|e| err(format!("case {name}: {e}")))?;
+    let mdoc = case
+        .get("mdoc_hex")
+        .and_then(Json::as_str)
+        .ok_or_else(|| err(format!("case {name}: missing string `mdoc_hex`")))?;
+    let mdoc = hex::decode(mdoc).map_err(|e| err(format!("case {name} `mdoc_hex`: {e}")))?;
+    Ok((request, mdoc))
 }
 
 /// The credential's own attributes in its first namespace, encoding order.

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Bounded fuzz smoke over EVERY target in fuzz/ (CI budget: about four
+# minutes on two cores including the build; SMOKE_SECONDS per target).
+#
+#   .ci/fuzz.sh                        # every target, the CI smoke
+#   SMOKE_SECONDS=120 .ci/fuzz.sh lfc2 # a longer session of some targets
+#   FUZZ_ENGINE=stable .ci/fuzz.sh     # force the stable harness
+#
+# Engines, best first (FUZZ_ENGINE=cargo-fuzz|libfuzzer|stable forces one):
+#   cargo-fuzz  `cargo +nightly fuzz run` (AddressSanitizer), when nightly and
+#               cargo-fuzz are installed;
+#   libfuzzer   the same instrumentation without cargo-fuzz: the targets built
+#               with SanitizerCoverage flags on nightly, or on stable with
+#               RUSTC_BOOTSTRAP=1 (needs a C++ compiler for libFuzzer);
+#   stable      no nightly features and no C++: each target as a plain binary
+#               running fuzz/src/harness.rs (corpus, then random mutations).
+# A fresh machine without nightly gets it through rustup when rustup exists
+# (FUZZ_NO_INSTALL=1 skips that).
+#
+# Corpora (fuzz/corpus/<target>/, git-ignored) are seeded each run from the
+# committed seeds in fuzz/seeds/<target>/, from the reference vectors when
+# present ($LONGFELLOW_VECTORS or ../shared/vectors: read in place, copied only
+# into the corpus), and from the test issuer (synthetic DeviceResponses).
+# Without the vectors the targets that need them are skipped with one line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+secs="${SMOKE_SECONDS:-5}"
+vectors="${LONGFELLOW_VECTORS:-$(cd .. && pwd)/shared/vectors}"
+export LONGFELLOW_VECTORS="$vectors"
+all=(lfc1 lfc2 lfa2 zstd any circuit_structured request_json zk_proof_verify
+  ligero_proof_read sumcheck_proof_read mdoc_device_response mdoc_proof_verify mdoc_prove)
+needs_vectors=" zk_proof_verify ligero_proof_read sumcheck_proof_read mdoc_device_response mdoc_proof_verify mdoc_prove "
+if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
+cd fuzz
+
+# --- corpora -----------------------------------------------------------------
+for t in "${all[@]}"; do
+  mkdir -p "corpus/$t"
+  if [ -d "seeds/$t" ]; then cp -f "seeds/$t"/* "corpus/$t/" 2>/dev/null || true; fi
+done
+have_vectors=
+if [ -d "$vectors/google" ]; then
+  have_vectors=1
+  spec="$vectors/google/spec"
+  circuits="$vectors/google/mdoc/circuits"
+  v7_1=8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121
+  cp -f "$spec"/*.lfc2 corpus/lfc2/
+  cp -f "$spec"/*.lfc2 corpus/any/
+  cp -f "$vectors"/isrg/one-circuit/*.circuit.zst corpus/zstd/
+  cp -f "$vectors"/isrg/one-circuit/*.circuit.zst corpus/any/
+  cp -f "$circuits/$v7_1.lfa2" corpus/zstd/v7-1.lfa2
+  cp -f "$circuits/$v7_1.lfa2" corpus/any/v7-1.lfa2
+  # Unpacked forms (LFC1 circuits, the LFA2 archive without its magic) need
+  # the zstd tool; without it those two targets start from fuzz/seeds only.
+  if command -v zstd >/dev/null; then
+    for f in "$vectors"/isrg/one-circuit/*.circuit.zst; do
+      zstd -qdc "$f" >"corpus/lfc1/$(basename "$f" .zst)"
+    done
+    zstd -qdc "$circuits/$v7_1.lfa2" | tail -c +5 >corpus/lfa2/v7-1
+  fi
+  # Spec proofs: root (32 bytes) ‖ sumcheck ‖ Ligero; the sumcheck part is
+  # 9,024 bytes (sha256) and 15,168 bytes (ecdsa2).
+  cp -f "$spec/sha256_proof.bin" corpus/zk_proof_verify/sha256
+  head -c 9056 "$spec/sha256_proof.bin" | tail -c +33 >corpus/sumcheck_proof_read/sha256
+  tail -c +9057 "$spec/sha256_proof.bin" >corpus/ligero_proof_read/sha256
+  head -c 15200 "$spec/ecdsa2_proof.bin" | tail -c +33 >corpus/sumcheck_proof_read/ecdsa2
+  tail -c +15201 "$spec/ecdsa2_proof.bin" >corpus/ligero_proof_read/ecdsa2
+  cp -f "$vectors/google/mdoc/proofs/$v7_1.bin" corpus/mdoc_proof_verify/v7-1
+  # The 22 reference DeviceResponses (hex in cases.json) and their requests.
+  if command -v python3 >/dev/null; then
+    python3 - "$vectors/google/mdoc/cases.json" <<'EOF'
+import json, sys
+cases = json.load(open(sys.argv[1]))
+for i, c in enumerate(cases):
+    for t in ("mdoc_device_response", "mdoc_prove"):
+        with open(f"corpus/{t}/case-{i:02}.cbor", "wb") as f:
+            f.write(bytes.fromhex(c["mdoc_hex"]))
+    req = {k: c[k] for k in ("pkx", "pky", "transcript_hex", "now", "doc_type")}
+    req["attributes"] = []
+    with open(f"corpus/request_json/case-{i:02}.json", "w") as f:
+        json.dump(req, f)
+EOF
+  fi
+fi
+# Synthetic DeviceResponses from the test issuer (varied profiles, shapes).
+if [[ " ${targets[*]} " == *" mdoc_"* ]] && [ -z "${NO_ISSUER_SEEDS:-}" ]; then
+  (cd "$root" && cargo run -q -p longfellow-mdoc-issuer --example fuzz_seeds -- \
+    fuzz/corpus/mdoc_device_response "${ISSUER_SEEDS:-16}")
+  cp -f corpus/mdoc_device_response/* corpus/mdoc_prove/ 2>/dev/null || true
+fi
+
+# --- engine ------------------------------------------------------------------
+have_nightly() { rustup run nightly rustc --version >/dev/null 2>&1; }
+engine="${FUZZ_ENGINE:-}"
+if [ -z "$engine" ]; then
+  if command -v rustup >/dev/null && ! have_nightly && [ -z "${FUZZ_NO_INSTALL:-}" ]; then
+    echo "== installing a nightly toolchain for libFuzzer (rustup)"
+    rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
+  fi
+  if command -v rustup >/dev/null && have_nightly && cargo +nightly fuzz --version >/dev/null 2>&1; then
+    engine=cargo-fuzz
+  elif command -v c++ >/dev/null; then
+    engine=libfuzzer
+  else
+    engine=stable
+  fi
+fi
+target_dir="${FUZZ_TARGET_DIR:-target}"
+# SanitizerCoverage as cargo-fuzz sets it (AddressSanitizer on nightly only).
+sancov="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters
+  -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares
+  --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+# An explicit --target keeps RUSTFLAGS off build scripts and proc macros.
+host=$(rustc -vV | sed -n 's/^host: //p')
+build_libfuzzer() {
+  if command -v rustup >/dev/null && have_nightly; then
+    RUSTFLAGS="$sancov -Zsanitizer=address" cargo +nightly build --release \
+      --target "$host" --target-dir "$target_dir/libfuzzer" --bins
+  else
+    RUSTC_BOOTSTRAP=1 RUSTFLAGS="$sancov" cargo build --release \
+      --target "$host" --target-dir "$target_dir/libfuzzer" --bins
+  fi
+}
+bindir=
+case "$engine" in
+  cargo-fuzz)
+    cargo +nightly fuzz build -O --target-dir "$target_dir" ;;
+  libfuzzer)
+    if build_libfuzzer; then
+      bindir="$target_dir/libfuzzer/$host/release"
+    else
+      echo "== libFuzzer build failed; falling back to the stable harness"
+      engine=stable
+    fi ;;
+esac
+if [ "$engine" = stable ]; then
+  cargo build --release --no-default-features --target-dir "$target_dir/stable" --bins
+  bindir="$target_dir/stable/release"
+fi
+echo "== engine: $engine"
+
+# --- runs --------------------------------------------------------------------
+failed=()
+for t in "${targets[@]}"; do
+  if [[ "$needs_vectors" == *" $t "* ]] && [ -z "$have_vectors" ]; then
+    echo "== skip $t: needs the reference vectors (set LONGFELLOW_VECTORS)"
+    continue
+  fi
+  # -max_len: each target's real inputs (the LFA2 archive unpacks to 1.6 MB,
+  # an mdoc proof is 360 kB); -rss_limit_mb: what a decoder may use.
+  time=$secs len=65536 rss=512 timeout=10
+  case "$t" in
+    # A whole v7 pair (7.8 M terms, IDs recomputed) takes seconds under
+    # AddressSanitizer on a loaded machine: not a hang.
+    lfa2) len=2000000 timeout=60 ;;
+    zstd | any) len=600000 timeout=60 ;;
+    lfc2 | lfc1) len=131072 ;;
+    circuit_structured) len=4096 rss=256 ;;
+    request_json) len=8192 rss=128 ;;
+    zk_proof_verify) time=$((secs + 5)) ;;
+    ligero_proof_read | sumcheck_proof_read) time=$((secs + 5)) ;;
+    mdoc_device_response) len=16384 ;;
+    mdoc_proof_verify) time=$((secs + 20)) len=400000 rss=2048 timeout=120 ;;
+    # One input that proves takes a minute under AddressSanitizer.
+    mdoc_prove) time=$((secs + 20)) len=16384 rss=2048 timeout=300 ;;
+  esac
+  echo "== fuzz $t for ${time}s (-max_len=$len)"
+  flags=(-max_total_time="$time" -max_len="$len" -timeout="$timeout")
+  if [ "$engine" = cargo-fuzz ]; then
+    set +e
+    cargo +nightly fuzz run -O --target-dir "$target_dir" "$t" "corpus/$t" -- \
+      "${flags[@]}" -rss_limit_mb="$rss" -print_final_stats=1 2>&1 |
+      grep -E "^stat::number_of_executed_units|SUMMARY|ERROR|panicked"
+    status=${PIPESTATUS[0]}
+    set -e
+  elif [ "$engine" = libfuzzer ]; then
+    mkdir -p "artifacts/$t"
+    set +e
+    "$bindir/$t" "corpus/$t" "${flags[@]}" -rss_limit_mb="$rss" -print_final_stats=1 \
+      -artifact_prefix="artifacts/$t/" 2>&1 |
+      grep -E "^stat::number_of_executed_units|SUMMARY|ERROR|panicked"
+    status=${PIPESTATUS[0]}
+    set -e
+  else
+    "$bindir/$t" "corpus/$t" "${flags[@]}" && status=0 || status=$?
+  fi
+  if [ "$status" -ne 0 ]; then failed+=("$t"); fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "== FAILED: ${failed[*]} (reproducers in fuzz/artifacts/<target>/)"
+  exit 1
+fi
+echo "== ${#targets[@]} targets ran without a crash ($engine)"
