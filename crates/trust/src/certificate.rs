@@ -104,6 +104,27 @@ impl ParsedCertificate {
         PublicKey::from_spki(&self.cert.tbs_certificate.subject_public_key_info)
     }
 
+    /// The subject key's affine coordinates (big-endian) when it is ECDSA
+    /// P-256, the only issuer key the mdoc circuits verify.
+    pub fn p256_coordinates(&self) -> Result<([u8; 32], [u8; 32]), TrustError> {
+        match self.public_key()? {
+            PublicKey::P256(k) => {
+                let point = k.to_encoded_point(false);
+                let mut x = [0u8; 32];
+                let mut y = [0u8; 32];
+                if let (Some(px), Some(py)) = (point.x(), point.y()) {
+                    x.copy_from_slice(px);
+                    y.copy_from_slice(py);
+                }
+                Ok((x, y))
+            }
+            other => Err(TrustError::NotP256 {
+                subject: self.subject.clone(),
+                found: other.describe().into(),
+            }),
+        }
+    }
+
     /// Checks the validity period at `at` (Unix seconds).
     pub fn check_time(&self, at: i64) -> Result<(), TrustError> {
         let (not_before, not_after) = self.validity;

@@ -3,7 +3,6 @@
 use crate::certificate::{split_der_certificates, ParsedCertificate};
 use crate::error::TrustError;
 use crate::pem::pem_certificates;
-use crate::signature::PublicKey;
 use crate::vical::Vical;
 
 /// Longest path accepted (DS, intermediates, anchor).
@@ -108,15 +107,7 @@ impl TrustStore {
         }
         let (leaf_der, rest) = ders.split_first().ok_or(TrustError::EmptyChain)?;
         let leaf = ParsedCertificate::parse(leaf_der, "document signer certificate")?;
-        let public_key = match leaf.public_key()? {
-            PublicKey::P256(k) => coordinates(&k),
-            other => {
-                return Err(TrustError::NotP256 {
-                    subject: leaf.subject.clone(),
-                    found: other.describe().into(),
-                })
-            }
-        };
+        let public_key = leaf.p256_coordinates()?;
         leaf.check_time(at)?;
         leaf.check_criticals()?;
         let usage = |reason| TrustError::KeyUsage {
@@ -159,17 +150,6 @@ impl TrustStore {
             source,
         })
     }
-}
-
-fn coordinates(k: &p256::ecdsa::VerifyingKey) -> ([u8; 32], [u8; 32]) {
-    let point = k.to_encoded_point(false);
-    let mut x = [0u8; 32];
-    let mut y = [0u8; 32];
-    if let (Some(px), Some(py)) = (point.x(), point.y()) {
-        x.copy_from_slice(px);
-        y.copy_from_slice(py);
-    }
-    (x, y)
 }
 
 /// Walks from `leaf` through `intermediates` to one of `anchors`; returns
