@@ -32,6 +32,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Check this implementation (or a peer's) against the reference vectors.
     Conformance(cmd::conformance::ConformanceArgs),
+    /// Run the relying party's verifier service (Google's /zkverify API).
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Circuit(c) => cmd::circuit::run(c),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
         Command::Demo(a) => return cmd::demo::run(a),

@@ -5,6 +5,8 @@ pub mod circuit;
 pub mod conformance;
 pub mod demo;
 pub mod mdoc;
+pub mod present;
+pub mod serve;
 
 /// A command failure: printed as one line on stderr, exit code 2.
 #[derive(Debug)]
