@@ -107,11 +107,29 @@ fn json_response(status: u16, body: &Value, reason: &'static str) -> Response {
     let mut r = (
         status,
         [(header::CONTENT_TYPE, "application/json")],
-        format!("{body}\n"),
+        format!("{}\n", render(body)),
     )
         .into_response();
     r.extensions_mut().insert(Reason(reason));
     r
+}
+
+/// JSON text with a verdict's keys in Google's order (`Status`, `Claims`,
+/// `Message`, as Go encodes its struct), other objects as serde_json does.
+fn render(body: &Value) -> String {
+    match body.as_object() {
+        Some(m) if m.contains_key("Status") => {
+            let parts: Vec<String> = ["Status", "Claims", "Message"]
+                .iter()
+                .filter_map(|k| {
+                    m.get(*k)
+                        .map(|v| format!("{}:{v}", Value::String((*k).into())))
+                })
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        _ => body.to_string(),
+    }
 }
 
 fn verdict_response(v: &Verdict) -> Response {

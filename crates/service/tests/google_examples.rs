@@ -47,6 +47,20 @@ fn state(policy: Policy) -> Arc<AppState> {
     ))
 }
 
+async fn post_text(state: &Arc<AppState>, body: Vec<u8>) -> (u16, String) {
+    let req = Request::post("/zkverify")
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .expect("request");
+    let resp = router(Arc::clone(state))
+        .oneshot(req)
+        .await
+        .expect("response");
+    let status = resp.status().as_u16();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).expect("utf8"))
+}
+
 async fn post(state: &Arc<AppState>, body: Vec<u8>) -> (u16, Value) {
     let req = Request::post("/zkverify")
         .header("content-type", "application/json")
@@ -75,9 +89,18 @@ async fn both_examples_verify_in_google_compatible_mode() {
         let (status, body) = post(&s, example(name)).await;
         assert_eq!((status, &body), (200, &google_answer()), "{name}");
     }
+    // Byte for byte what Google's README shows (plus Go's trailing newline).
+    let (status, text) = post_text(&s, example("post1.json")).await;
+    assert_eq!(
+        (status, text.as_str()),
+        (
+            200,
+            "{\"Status\":true,\"Claims\":{\"org.iso.18013.5.1\":[{\"ElementIdentifier\":\"age_over_18\",\"ElementValue\":\"9Q==\"}]}}\n"
+        )
+    );
     let metrics = s.metrics.render();
     assert!(
-        metrics.contains("longfellow_zkverify_answers_total{reason=\"verified\"} 2"),
+        metrics.contains("longfellow_zkverify_answers_total{reason=\"verified\"} 3"),
         "{metrics}"
     );
 }
