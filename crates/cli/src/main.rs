@@ -35,6 +35,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Check this implementation (or a peer's) against the reference vectors.
     Conformance(cmd::conformance::ConformanceArgs),
+    /// Run the relying party's verifier service (Google's /zkverify API).
+    Serve(cmd::serve::ServeArgs),
 }
 
 /// How std's `print!`/`println!` panic when standard output is closed or
@@ -76,6 +78,7 @@ fn run() -> ExitCode {
     let result = match cli.command {
         Command::Circuit(c) => cmd::circuit::run(c),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         // Exit codes 0/1/2 per docs/cli-contract.md.
         Command::Mdoc(c) => return cmd::mdoc::run(c),
         Command::Demo(a) => return cmd::demo::run(a),

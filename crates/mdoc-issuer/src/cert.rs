@@ -14,7 +14,7 @@ use crate::date::Tdate;
 use crate::keys::IssuerKey;
 
 /// DER tags used here.
-mod tag {
+pub(crate) mod tag {
     pub const BOOLEAN: u8 = 0x01;
     pub const INTEGER: u8 = 0x02;
     pub const BIT_STRING: u8 = 0x03;
@@ -32,7 +32,7 @@ mod tag {
 }
 
 /// Object identifiers, DER content bytes.
-mod oid {
+pub(crate) mod oid {
     /// ecdsa-with-SHA256 (1.2.840.10045.4.3.2).
     pub const ECDSA_SHA256: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02];
     /// id-ecPublicKey (1.2.840.10045.2.1).
@@ -50,7 +50,7 @@ mod oid {
 }
 
 /// One DER TLV.
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+pub(crate) fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
     let mut out = vec![tag];
     let len = content.len();
     if len < 0x80 {
@@ -65,12 +65,12 @@ fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
     out
 }
 
-fn seq(parts: &[Vec<u8>]) -> Vec<u8> {
+pub(crate) fn seq(parts: &[Vec<u8>]) -> Vec<u8> {
     tlv(tag::SEQUENCE, &parts.concat())
 }
 
 /// A non-negative INTEGER from big-endian magnitude bytes, minimally encoded.
-fn unsigned_integer(be: &[u8]) -> Vec<u8> {
+pub(crate) fn unsigned_integer(be: &[u8]) -> Vec<u8> {
     let skip = be.iter().take_while(|b| **b == 0).count();
     let mut content = Vec::with_capacity(be.len() + 1);
     match be.get(skip) {
@@ -86,7 +86,7 @@ fn unsigned_integer(be: &[u8]) -> Vec<u8> {
 }
 
 /// RFC 5280 §4.1.2.5: UTCTime for 1950–2049, GeneralizedTime otherwise.
-fn time(t: &Tdate) -> Vec<u8> {
+pub(crate) fn time(t: &Tdate) -> Vec<u8> {
     let digits: Vec<u8> = t
         .to_string()
         .bytes()
@@ -100,7 +100,7 @@ fn time(t: &Tdate) -> Vec<u8> {
     }
 }
 
-fn name(common_name: &str) -> Vec<u8> {
+pub(crate) fn name(common_name: &str) -> Vec<u8> {
     let rdn = |oid_bytes: &[u8], string_tag: u8, value: &str| {
         tlv(
             tag::SET,
@@ -113,7 +113,7 @@ fn name(common_name: &str) -> Vec<u8> {
     ])
 }
 
-fn extension(oid_bytes: &[u8], value: Vec<u8>) -> Vec<u8> {
+pub(crate) fn extension(oid_bytes: &[u8], value: Vec<u8>) -> Vec<u8> {
     seq(&[
         tlv(tag::OID, oid_bytes),
         tlv(tag::BOOLEAN, &[0xff]), // critical

@@ -34,6 +34,7 @@ pub mod date;
 pub mod error;
 pub mod issued;
 pub mod keys;
+pub mod pki;
 pub mod transcript;
 pub mod value;
 

@@ -53,6 +53,9 @@ pub enum MdocCommand {
         #[arg(long)]
         proof: PathBuf,
     },
+    /// Prove attributes of an mdoc and write the ISO 18013-5 ZK
+    /// DeviceResponse a relying party receives.
+    Present(super::present::PresentArgs),
 }
 
 /// A failure and its exit code.
@@ -152,6 +155,10 @@ pub fn run(cmd: MdocCommand) -> ExitCode {
             request,
             proof,
         } => verify(&circuit, &request, &proof),
+        MdocCommand::Present(a) => super::present::run(a).map_err(|e| Failure {
+            code: e.code,
+            message: e.message,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

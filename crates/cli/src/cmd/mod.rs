@@ -7,6 +7,8 @@ pub mod conformance;
 pub mod demo;
 pub mod limited;
 pub mod mdoc;
+pub mod present;
+pub mod serve;
 
 /// A command failure: printed as one line on stderr, exit code 2.
 #[derive(Debug)]

@@ -1,0 +1,159 @@
+//! A bounded load test on loopback: starts the service in this process
+//! (Google's post2 example, v7 circuit, fixed clock, Google-compatible),
+//! then for each concurrency level sends a fixed number of `/zkverify`
+//! requests over HTTP/1.1 and prints throughput, p50/p99 latency, how many
+//! were refused with 503, and the process's peak RSS.
+//!
+//! ```sh
+//! cargo bench -p longfellow-service --bench load
+//! LOAD_REQUESTS=64 LOAD_LEVELS=1,2,8,32 LOAD_WORKERS=2 LOAD_QUEUE=8 cargo bench -p longfellow-service --bench load
+//! ```
+//! Each level stops after LOAD_REQUESTS requests or 120 s, whichever is first.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use longfellow_service::{serve, AppState, Circuits, Limits, Policy};
+use longfellow_trust::TrustStore;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+async fn one(addr: std::net::SocketAddr, body: &[u8]) -> std::io::Result<u16> {
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    let head = format!(
+        "POST /zkverify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await?;
+    s.write_all(body).await?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await?;
+    let text = String::from_utf8_lossy(&out[..out.len().min(16)]).into_owned();
+    Ok(text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0))
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn main() {
+    let requests = env_or("LOAD_REQUESTS", 16).min(10_000);
+    let levels: Vec<usize> = std::env::var("LOAD_LEVELS")
+        .unwrap_or_else(|_| "1,2,8,32".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let defaults = Limits::default();
+    let limits = Limits {
+        workers: env_or("LOAD_WORKERS", defaults.workers),
+        queue: env_or("LOAD_QUEUE", defaults.queue),
+        ..defaults
+    };
+    let root = format!(
+        "{}/../../test-vectors/google-examples",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let body = std::fs::read(format!("{root}/post2.json")).expect("post2.json");
+    let pem = std::fs::read_to_string(format!("{root}/certs.pem")).expect("certs.pem");
+    let mut trust = TrustStore::new();
+    trust.add_pem_bundle(&pem).expect("pem");
+    let mut circuits = Circuits::default();
+    let circuit = longfellow_testvectors::read(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    circuits
+        .insert(longfellow_circuit::load_pair(&circuit).expect("circuit"))
+        .expect("verifier");
+    let state = Arc::new(AppState::new(
+        circuits,
+        trust,
+        Policy::google_compatible(),
+        Some(1_764_633_600),
+        limits,
+    ));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(serve(Arc::clone(&state), listener, async {
+            let _ = stopped.await;
+        }));
+        let body = Arc::new(body);
+        println!(
+            "workers {} queue {}; {} requests per level",
+            limits.workers, limits.queue, requests
+        );
+        println!("concurrency  ok  503  other  req/s   p50 ms   p99 ms");
+        for &c in &levels {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let start = Instant::now();
+            let mut tasks = Vec::new();
+            for _ in 0..c.max(1) {
+                let (next, body) = (Arc::clone(&next), Arc::clone(&body));
+                tasks.push(tokio::spawn(async move {
+                    let mut out = Vec::new();
+                    while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < requests
+                        && Instant::now() < deadline
+                    {
+                        let t = Instant::now();
+                        let code = one(addr, &body).await.unwrap_or(0);
+                        out.push((code, t.elapsed()));
+                    }
+                    out
+                }));
+            }
+            let mut results = Vec::new();
+            for t in tasks {
+                results.extend(t.await.unwrap_or_default());
+            }
+            let wall = start.elapsed();
+            let mut ok: Vec<Duration> =
+                results.iter().filter(|r| r.0 == 200).map(|r| r.1).collect();
+            ok.sort();
+            let busy = results.iter().filter(|r| r.0 == 503).count();
+            let other = results.len() - ok.len() - busy;
+            println!(
+                "{c:>11} {:>3} {busy:>4} {other:>6} {:>6.2} {:>8.1} {:>8.1}",
+                ok.len(),
+                ok.len() as f64 / wall.as_secs_f64(),
+                percentile(&ok, 0.5).as_secs_f64() * 1e3,
+                percentile(&ok, 0.99).as_secs_f64() * 1e3,
+            );
+        }
+        if let Some(kib) = peak_rss_kib() {
+            println!(
+                "peak RSS of the process (service and client): {:.1} MiB",
+                kib as f64 / 1024.0
+            );
+        }
+        let _ = stop.send(());
+        let _ = server.await;
+    });
+}
