@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use longfellow_mdoc_witness::{
-    build_witnesses, parse_device_response, MacInputs, MdocRequest, RequestedAttribute, ZkSpecInfo,
+    build_witnesses, ecdsa, parse_device_response, MacInputs, MdocRequest, RequestedAttribute,
+    ZkSpecInfo,
 };
 
 fn reference_case() -> (Vec<u8>, MdocRequest) {
@@ -42,7 +43,28 @@ fn reference_case() -> (Vec<u8>, MdocRequest) {
     (mdoc, request)
 }
 
+/// A signature that the circuit can prove (r is R's x-coordinate itself):
+/// fixed key, message hashes tried in order until one works.
+fn ecdsa_case() -> (p256::AffinePoint, [u8; 32], [u8; 64]) {
+    use p256::ecdsa::signature::hazmat::PrehashSigner;
+    let key = p256::ecdsa::SigningKey::from_slice(&[7u8; 32]).expect("key");
+    let pk = *key.verifying_key().as_affine();
+    (0u8..=255)
+        .find_map(|k| {
+            let e = [k; 32];
+            let sig: p256::ecdsa::Signature = key.sign_prehash(&e).ok()?;
+            let sig: [u8; 64] = sig.to_bytes().into();
+            ecdsa::witness(&pk, &e, &sig, "bench").ok()?;
+            Some((pk, e, sig))
+        })
+        .expect("a provable signature")
+}
+
 fn bench(c: &mut Criterion) {
+    let (pk, e, sig) = ecdsa_case();
+    c.bench_function("ecdsa::witness", |b| {
+        b.iter(|| ecdsa::witness(&pk, &e, &sig, "bench").expect("witness"))
+    });
     let (mdoc, request) = reference_case();
     let keys = MacInputs {
         prover_keys: [[1, 2], [3, 4], [5, 6]],

@@ -6,11 +6,19 @@
 //! a few inverses proving values nonzero, the four non-trivial table sums
 //! (affine), and the ladder's intermediate points in projective coordinates
 //! exactly as the complete Renes–Costello–Batina formulas produce them.
+//!
+//! The bits of e, r and −s are exactly what the proof hides (they identify
+//! the credential and would link presentations), so the ladder runs in
+//! constant time: every step reads all eight table entries and keeps one with
+//! a masked select, the point formulas are straight-line field arithmetic, and
+//! the only branches left test whether the signature is provable at all.
 
 use p256::elliptic_curve::ops::Reduce;
 use p256::elliptic_curve::point::AffineCoordinates;
 use p256::elliptic_curve::sec1::{FromEncodedPoint, ToEncodedPoint};
 use p256::elliptic_curve::Group;
+use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
+
 use p256::{AffinePoint, EncodedPoint, FieldBytes, FieldElement, ProjectivePoint, Scalar, U256};
 
 use crate::error::MdocError;
@@ -24,11 +32,12 @@ const B_HEX: &str = "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d
 type Pt = (FieldElement, FieldElement, FieldElement);
 
 /// Field element from 32 big-endian bytes, reduced mod p (2^256 < 2p, so one
-/// subtraction suffices).
+/// subtraction suffices). Constant-time: the input is often secret (the
+/// credential hash, the device key).
 pub fn fe_reduce(be: &[u8; 32]) -> FieldElement {
     let n = U256::from_be_slice(be);
     let p = U256::from_be_hex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff");
-    let reduced = if n >= p { n.wrapping_sub(&p) } else { n };
+    let reduced = U256::conditional_select(&n.wrapping_sub(&p), &n, n.ct_lt(&p));
     // `reduced < p` here, so the conversion always succeeds.
     Option::from(FieldElement::from_uint(reduced)).unwrap_or(FieldElement::ZERO)
 }
@@ -132,8 +141,23 @@ pub fn public_key(x: &[u8; 32], y: &[u8; 32], who: &'static str) -> Result<Affin
     Option::from(AffinePoint::from_encoded_point(&enc)).ok_or(MdocError::InvalidPublicKey(who))
 }
 
-fn bit(be: &[u8; 32], i: usize) -> usize {
-    usize::from(be[31 - i / 8] >> (i % 8) & 1)
+/// Bit `i` (0 = least significant) of a big-endian value; the position is
+/// public, the bit is not, and it is only ever used arithmetically.
+fn bit(be: &[u8; 32], i: usize) -> u8 {
+    be[31 - i / 8] >> (i % 8) & 1
+}
+
+/// `table[index]` without a secret-dependent memory access: all entries are
+/// read and the wanted one kept by a masked select.
+fn select(table: &[Pt; 8], index: u8) -> Pt {
+    let mut out = table[0];
+    for (k, entry) in (0u8..).zip(table) {
+        let hit = k.ct_eq(&index);
+        out.0.conditional_assign(&entry.0, hit);
+        out.1.conditional_assign(&entry.1, hit);
+        out.2.conditional_assign(&entry.2, hit);
+    }
+    out
 }
 
 /// Verifies `signature` (r ‖ s, big-endian) on the 256-bit message hash
@@ -161,12 +185,13 @@ pub fn witness(
     let r_affine = r_point.to_affine();
     let rx_bytes: [u8; 32] = r_affine.x().into();
     let r_bytes: [u8; 32] = r.to_bytes().into();
-    if <Scalar as Reduce<U256>>::reduce_bytes(&r_affine.x()) != r {
+    // Branches on validity only: a prover with a bad signature stops anyway.
+    if !bool::from(<Scalar as Reduce<U256>>::reduce_bytes(&r_affine.x()).ct_eq(&r)) {
         return Err(MdocError::SignatureFailure(who));
     }
     // The circuit takes R = (r, ry) as a curve point, so r must be R's
     // x-coordinate itself, not merely congruent to it mod n.
-    if rx_bytes != r_bytes {
+    if !bool::from(rx_bytes.ct_eq(&r_bytes)) {
         return Err(MdocError::SignatureNotProvable(who));
     }
     let not_provable = MdocError::SignatureNotProvable(who);
@@ -209,8 +234,13 @@ pub fn witness(
     for i in (0..256).rev() {
         let (eb, rb, sb) = (bit(e, i), bit(&r_bytes, i), bit(&neg_s_bytes, i));
         // Table index as the circuit numbers it: e + 2r + 4(−s), sent as 2k − 7.
-        out.push(pluck_point((eb + 2 * rb + 4 * sb) as u64, 8));
-        acc = add(&double(&acc, a, b3), &table[4 * eb + 2 * rb + sb], a, b3);
+        out.push(pluck_point(u64::from(eb + 2 * rb + 4 * sb), 8));
+        acc = add(
+            &double(&acc, a, b3),
+            &select(&table, 4 * eb + 2 * rb + sb),
+            a,
+            b3,
+        );
         if i > 0 {
             out.extend([acc.0, acc.1, acc.2]);
         }
@@ -233,6 +263,52 @@ mod reduction_tests {
             let ours = crate::public::fp256_le_from_be(&be);
             let theirs = super::fe_le(&super::fe_reduce(&be));
             prop_assert_eq!(ours, theirs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod constant_time_tests {
+    use super::*;
+    use p256::elliptic_curve::bigint::Encoding;
+    use proptest::prelude::*;
+
+    fn distinct_table() -> [Pt; 8] {
+        let f = |k: u64| FieldElement::from_u64(k);
+        core::array::from_fn(|k| {
+            let k = k as u64;
+            (f(3 * k + 1), f(3 * k + 2), f(3 * k + 3))
+        })
+    }
+
+    #[test]
+    fn masked_select_returns_the_indexed_entry() {
+        let table = distinct_table();
+        for (k, entry) in (0u8..).zip(&table) {
+            assert_eq!(select(&table, k), *entry, "index {k}");
+        }
+    }
+
+    proptest! {
+        /// The branch-free reduction agrees with the obvious one, including
+        /// the 2^32-wide band of inputs at or above p.
+        #[test]
+        fn constant_time_reduction_matches_branching_one(
+            be: [u8; 32],
+            near_p in 0u64..(1 << 33),
+        ) {
+            let p = U256::from_be_hex(
+                "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+            );
+            let near: [u8; 32] = p.wrapping_add(&U256::from_u64(near_p))
+                .wrapping_sub(&U256::from_u64(1 << 32))
+                .to_be_bytes();
+            for input in [be, near] {
+                let n = U256::from_be_slice(&input);
+                let expected = if n >= p { n.wrapping_sub(&p) } else { n };
+                let got = U256::from_be_slice(&fe_reduce(&input).to_bytes());
+                prop_assert_eq!(got, expected);
+            }
         }
     }
 }
