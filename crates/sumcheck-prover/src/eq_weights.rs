@@ -36,6 +36,7 @@ impl<F: Field> EqWeights<F> {
     }
 
     /// Every weight (borrowed when already a table).
+    #[cfg_attr(not(feature = "reference"), allow(dead_code))]
     pub(crate) fn to_dense(&self) -> std::borrow::Cow<'_, [F]> {
         match self {
             Self::Dense(v) => std::borrow::Cow::Borrowed(v),

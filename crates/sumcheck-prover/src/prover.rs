@@ -404,6 +404,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
 /// The evaluation a proof runs on: borrowed (kept intact) or owned (each
 /// layer's wires freed once that layer is proven).
 pub(crate) enum EvalSource<'e, F> {
+    #[cfg_attr(not(feature = "reference"), allow(dead_code))]
     Borrowed(&'e Evaluation<F>),
     Owned(Evaluation<F>),
 }

@@ -92,6 +92,7 @@ pub enum WireArray<F> {
 
 impl<F: Field> WireArray<F> {
     /// Stores `values` as compactly as the default [`Tuning`] allows.
+    #[cfg_attr(not(feature = "reference"), allow(dead_code))]
     pub fn compress(values: Vec<F>) -> Self {
         Self::compress_tuned(values, &Tuning::default())
     }

@@ -1,7 +1,6 @@
 //! The term passes split across threads (circuits from files decode in
 //! spans) report the same first failure as the single-threaded pass.
 #![allow(clippy::unwrap_used)]
-#![cfg(feature = "prover")]
 
 use longfellow_circuit::load_pair;
 use longfellow_field::{Field, Gf2_128};
