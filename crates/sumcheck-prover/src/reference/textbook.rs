@@ -64,7 +64,7 @@ pub fn layer_round_values<F: Field>(
             w[hand] = bind(&w[hand], r);
             for (h, q) in &mut entries {
                 let weight = if h[hand] & 1 == 0 { F::ONE - r } else { r };
-                *q = *q * weight;
+                *q *= weight;
                 h[hand] >>= 1;
             }
         }
