@@ -22,37 +22,39 @@ uniffi::setup_scaffolding!();
 
 /// Why a call failed. The variants are the core's [`core::ErrorCode`]s.
 #[derive(Debug, thiserror::Error, uniffi::Error)]
+/// (The field is `detail`, not `message`: Kotlin exceptions already have a
+/// `message`, and a second one does not compile.)
 pub enum LongfellowError {
     /// An argument is malformed (hex key, time, sizes, attribute count).
-    #[error("invalid argument: {message}")]
-    InvalidArgument { message: String },
+    #[error("invalid argument: {detail}")]
+    InvalidArgument { detail: String },
     /// The circuit bytes cannot be loaded or are not a known ZkSpec pair.
-    #[error("circuit: {message}")]
-    Circuit { message: String },
+    #[error("circuit: {detail}")]
+    Circuit { detail: String },
     /// The credential cannot be proven with this circuit; nothing was proven.
-    #[error("prover refused: {message}")]
-    ProverRefused { message: String },
+    #[error("prover refused: {detail}")]
+    ProverRefused { detail: String },
     /// The bytes are not a proof for this circuit pair.
-    #[error("malformed proof: {message}")]
-    MalformedProof { message: String },
+    #[error("malformed proof: {detail}")]
+    MalformedProof { detail: String },
     /// The proof does not prove this statement.
-    #[error("proof rejected: {message}")]
-    ProofRejected { message: String },
+    #[error("proof rejected: {detail}")]
+    ProofRejected { detail: String },
     /// A failure that is not the input's fault.
-    #[error("internal: {message}")]
-    Internal { message: String },
+    #[error("internal: {detail}")]
+    Internal { detail: String },
 }
 
 impl From<core::BindingError> for LongfellowError {
     fn from(e: core::BindingError) -> Self {
-        let message = e.message;
+        let detail = e.message;
         match e.code {
-            core::ErrorCode::InvalidArgument => Self::InvalidArgument { message },
-            core::ErrorCode::Circuit => Self::Circuit { message },
-            core::ErrorCode::ProverRefused => Self::ProverRefused { message },
-            core::ErrorCode::MalformedProof => Self::MalformedProof { message },
-            core::ErrorCode::ProofRejected => Self::ProofRejected { message },
-            core::ErrorCode::Internal => Self::Internal { message },
+            core::ErrorCode::InvalidArgument => Self::InvalidArgument { detail },
+            core::ErrorCode::Circuit => Self::Circuit { detail },
+            core::ErrorCode::ProverRefused => Self::ProverRefused { detail },
+            core::ErrorCode::MalformedProof => Self::MalformedProof { detail },
+            core::ErrorCode::ProofRejected => Self::ProofRejected { detail },
+            core::ErrorCode::Internal => Self::Internal { detail },
         }
     }
 }
