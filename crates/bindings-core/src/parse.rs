@@ -89,8 +89,8 @@ mod tests {
     #[test]
     fn coordinate_refuses_bad_input() {
         for bad in ["", "0x", "0xg1", &"f".repeat(65), "0x 1", "0x-1"] {
-            let e = parse_coordinate("pkx", bad).unwrap_err();
-            assert_eq!(e.code, crate::ErrorCode::InvalidArgument, "{bad}");
+            let code = parse_coordinate("pkx", bad).map_err(|e| e.code);
+            assert_eq!(code, Err(crate::ErrorCode::InvalidArgument), "{bad}");
         }
     }
 
