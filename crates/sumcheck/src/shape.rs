@@ -10,6 +10,14 @@ use crate::error::SumcheckError;
 /// Largest supported `logw`: wire indices are `u32`.
 pub const MAX_LOGW: usize = 32;
 
+/// 2^logw, or `usize::MAX` where it does not fit (32-bit targets, logw = 32).
+fn pow2_saturating(logw: usize) -> usize {
+    u32::try_from(logw)
+        .ok()
+        .and_then(|s| 1usize.checked_shl(s))
+        .unwrap_or(usize::MAX)
+}
+
 /// Checks the sizes the protocol relies on (term indices are checked when
 /// a layer is evaluated or prepared).
 pub fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
@@ -26,7 +34,12 @@ pub fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
         return Err(bad(0, "number of layers", 0, 1));
     }
     if circuit.num_outputs() == 0 || log2_ceil(circuit.num_outputs()) > MAX_LOGW {
-        return Err(bad(0, "outputs", circuit.num_outputs(), 1 << MAX_LOGW));
+        return Err(bad(
+            0,
+            "outputs",
+            circuit.num_outputs(),
+            pow2_saturating(MAX_LOGW),
+        ));
     }
     if circuit.layer_nw(nl - 1) != circuit.num_inputs() {
         return Err(bad(
@@ -50,8 +63,8 @@ pub fn check_shape<F: Field, C: LayeredCircuit<F> + ?Sized>(
         if logw > MAX_LOGW {
             return Err(bad(l, "logw", logw, MAX_LOGW));
         }
-        if nw == 0 || nw > (1usize << logw) {
-            return Err(bad(l, "nw", nw, 1 << logw));
+        if nw == 0 || nw > pow2_saturating(logw) {
+            return Err(bad(l, "nw", nw, pow2_saturating(logw)));
         }
     }
     Ok(())
