@@ -30,4 +30,4 @@ pub use fetch::{
     base_url, default_base_url, fetch_file, file_name, parse_form, select, Fetched, UPSTREAM_REPO,
 };
 pub use http::get;
-pub use verify::{verify_bytes, verify_dir, verify_file, Verified};
+pub use verify::{verify_bytes, verify_dir, verify_file, FileCheck, Verified};

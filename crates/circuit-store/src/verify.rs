@@ -111,8 +111,11 @@ pub fn verify_file(path: &Path) -> Result<Verified, StoreError> {
     verify_bytes(&name, &bytes)
 }
 
+/// One file's name and what checking it found.
+pub type FileCheck = (String, Result<Verified, StoreError>);
+
 /// Checks every file of `dir` (hidden files excepted), in name order.
-pub fn verify_dir(dir: &Path) -> Result<Vec<(String, Result<Verified, StoreError>)>, StoreError> {
+pub fn verify_dir(dir: &Path) -> Result<Vec<FileCheck>, StoreError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| StoreError::io(dir, e))?
         .filter_map(|e| e.ok())
