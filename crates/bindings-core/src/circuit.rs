@@ -3,7 +3,7 @@
 use longfellow_circuit::{load_pair, CircuitPair};
 use longfellow_mdoc::{MdocRequest, RequestedAttribute, Verifier, ZkSpec};
 use longfellow_mdoc_prover::Prover;
-use rand_core::RngCore;
+use rand_core::CryptoRngCore;
 
 use crate::error::{BindingError, ErrorCode};
 use crate::parse::{parse_coordinate, parse_now, MAX_TRANSCRIPT_BYTES};
@@ -94,7 +94,7 @@ impl Circuit {
     /// Proves `statement` from the DeviceResponse `device_response`
     /// (its `documents[0]`, which must carry `deviceSigned`). Production
     /// callers pass the operating system's generator.
-    pub fn prove<R: RngCore + ?Sized>(
+    pub fn prove<R: CryptoRngCore + ?Sized>(
         &self,
         device_response: &[u8],
         statement: &Statement,

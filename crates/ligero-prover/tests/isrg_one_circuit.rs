@@ -15,7 +15,7 @@ use longfellow_random::ConstantDrawRng;
 use longfellow_reed_solomon::RsField;
 use longfellow_sumcheck::{
     committed_witness, constraints, quadratic_constraints, witness_len, write_statement,
-    LayeredCircuit, Pad, SumcheckProof,
+    LayeredCircuit, SumcheckProof,
 };
 use longfellow_sumcheck_prover::sample_pad;
 use longfellow_transcript::Transcript;

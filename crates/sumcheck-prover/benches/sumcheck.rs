@@ -8,7 +8,7 @@ mod random_circuit;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use longfellow_field::{Field, Fp256, Gf2_128};
 use longfellow_random::MdocLcg;
-use longfellow_sumcheck::{write_statement, LayeredCircuit, Pad};
+use longfellow_sumcheck::{write_statement, LayeredCircuit};
 use longfellow_sumcheck_prover::reference::Prover;
 use longfellow_sumcheck_prover::sample_pad;
 use longfellow_transcript::Transcript;

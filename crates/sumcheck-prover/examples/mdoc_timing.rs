@@ -8,7 +8,7 @@ use std::time::Instant;
 use longfellow_field::{Field, Fp256, Gf2_128};
 use longfellow_random::MdocLcg;
 use longfellow_sumcheck::{
-    constraints, constraints_with_bound_quads, write_statement, LayeredCircuit, Pad,
+    constraints, constraints_with_bound_quads, write_statement, LayeredCircuit,
 };
 use longfellow_sumcheck_prover::reference::Prover;
 use longfellow_sumcheck_prover::sample_pad;

@@ -9,7 +9,7 @@ use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use longfellow_random::MdocLcg;
 use longfellow_sumcheck::{
     committed_witness, constraints, quadratic_constraints, write_statement, Constraints,
-    LayeredCircuit, Pad, SimpleCircuit, SumcheckProof,
+    LayeredCircuit, SimpleCircuit, SumcheckProof,
 };
 use longfellow_sumcheck_prover::reference::Prover;
 use longfellow_sumcheck_prover::sample_pad;
