@@ -57,10 +57,7 @@ fn block_sizes_are_the_zkspec_tables() {
             Some(spec.block_enc_hash as u64),
             c["block_enc_hash"].as_u64()
         );
-        assert_eq!(
-            Some(spec.block_enc_sig as u64),
-            c["block_enc_sig"].as_u64()
-        );
+        assert_eq!(Some(spec.block_enc_sig as u64), c["block_enc_sig"].as_u64());
     }
 }
 

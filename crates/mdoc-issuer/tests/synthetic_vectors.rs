@@ -22,10 +22,17 @@ fn the_committed_files_are_the_generators_output() {
         let committed = std::fs::read_to_string(dir().join(file)).unwrap_or_else(|e| {
             panic!("test-vectors/synthetic/{file}: {e} (regenerate: test-vectors/README.md)")
         });
-        assert!(&committed == text, "test-vectors/synthetic/{file} differs from the generator's output");
+        assert!(
+            committed == *text,
+            "test-vectors/synthetic/{file} differs from the generator's output"
+        );
     }
     let on_disk = std::fs::read_dir(dir()).expect("dir").count();
-    assert_eq!(on_disk, made.len(), "files in test-vectors/synthetic that the generator does not make");
+    assert_eq!(
+        on_disk,
+        made.len(),
+        "files in test-vectors/synthetic that the generator does not make"
+    );
 }
 
 #[test]
@@ -43,14 +50,30 @@ fn every_request_meets_its_recorded_outcome() {
         match name.rsplit_once('-').map(|(_, kind)| kind) {
             Some("valid") => assert!(got.is_ok(), "{name}: {:?}", got.err()),
             Some("wrong_issuer_key") => {
-                assert_eq!(got.err(), Some(MdocError::SignatureFailure("issuer")), "{name}")
+                assert_eq!(
+                    got.err(),
+                    Some(MdocError::SignatureFailure("issuer")),
+                    "{name}"
+                )
             }
             Some("wrong_transcript") => {
-                assert_eq!(got.err(), Some(MdocError::SignatureFailure("device")), "{name}")
+                assert_eq!(
+                    got.err(),
+                    Some(MdocError::SignatureFailure("device")),
+                    "{name}"
+                )
             }
-            Some("expired") => assert!(matches!(got, Err(MdocError::NotValidAt { .. })), "{name}: {:?}", got.err()),
+            Some("expired") => assert!(
+                matches!(got, Err(MdocError::NotValidAt { .. })),
+                "{name}: {:?}",
+                got.err()
+            ),
             Some("wrong_doc_type") => {
-                assert!(matches!(got, Err(MdocError::DocTypeMismatch { .. })), "{name}: {:?}", got.err())
+                assert!(
+                    matches!(got, Err(MdocError::DocTypeMismatch { .. })),
+                    "{name}: {:?}",
+                    got.err()
+                )
             }
             other => panic!("{name}: unknown kind {other:?}"),
         }
