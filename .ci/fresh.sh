@@ -29,10 +29,15 @@ fi
 rm -f "$log"
 
 # Packaging resolves dependencies against crates.io, where the workspace's
-# own crates are not (yet) published, so only the bottom crates can be
-# packaged alone; the others are listed (manifest and file set checked).
-cargo package -q --no-verify --allow-dirty -p longfellow-field
-for c in longfellow-circuit longfellow-mdoc longfellow-mdoc-prover longfellow-circuit-store; do
+# own crates are not (yet) published: the bottom crates package together
+# (cargo resolves them against each other); the rest are listed (manifest
+# and file set checked). longfellow-sumcheck and longfellow-ligero cannot be
+# packaged yet: ligero dev-depends on sumcheck, which depends on ligero.
+cargo package -q --no-verify --allow-dirty -p longfellow-field -p longfellow-random \
+  -p longfellow-merkle -p longfellow-reed-solomon -p longfellow-transcript
+for c in longfellow-circuit longfellow-zk longfellow-mdoc longfellow-mdoc-witness \
+  longfellow-mdoc-prover longfellow-circuit-store; do
   cargo package -q --list --allow-dirty -p "$c" > /dev/null
 done
+rm -rf target/package
 echo "fresh checks passed"

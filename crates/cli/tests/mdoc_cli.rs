@@ -130,6 +130,7 @@ fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
 
 #[test]
 fn refusals_exit_1_and_bad_input_exits_2() {
+    longfellow_testvectors::require!();
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
     // A value the credential does not hold: the prover refuses, writes nothing.
     let (req, mdoc) = inputs("6a4d75737465726d616e6f");

@@ -23,7 +23,7 @@ fn the_committed_files_are_the_generators_output() {
             panic!("test-vectors/synthetic/{file}: {e} (regenerate: test-vectors/README.md)")
         });
         assert!(
-            &committed == text,
+            committed == *text,
             "test-vectors/synthetic/{file} differs from the generator's output"
         );
     }

@@ -70,10 +70,7 @@ fn vectors_dir(arg: Option<PathBuf>) -> PathBuf {
 /// Runs the checks; exit 0 only when some ran and none failed, 1 when one
 /// failed or none ran, 2 on bad usage.
 pub fn run(args: ConformanceArgs) -> ExitCode {
-    let mut opts = Options {
-        vectors: vectors_dir(args.vectors),
-        ..Options::default()
-    };
+    let mut opts = Options::new(vectors_dir(args.vectors));
     if args.seed.is_some() && args.peer_prover.is_none() {
         eprintln!("longfellow conformance: warning: --seed only affects a --peer-prover's case sweep; ignored");
     }
