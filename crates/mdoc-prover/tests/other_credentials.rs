@@ -94,7 +94,7 @@ fn requests_the_credential_does_not_support_are_refused() {
     let (two, _) = common::request(2);
     assert!(matches!(
         prover.prove(&two, &mdoc, &mut rng),
-        Err(ProveError::Refused(MdocError::InvalidRequest(_)))
+        Err(ProveError::Refused(MdocError::AttributeCount { .. }))
     ));
     assert!(matches!(
         prover.prove(&request, &mdoc[..mdoc.len() / 2], &mut rng),

@@ -78,14 +78,6 @@ impl PrivateWitness {
         prover_keys: &[[u128; 2]; 3],
     ) -> Result<Self, MdocError> {
         crate::spec::check(spec)?;
-        // A key the verifier would refuse is refused here the same way the
-        // credential's own keys are.
-        request.validate().map_err(|e| match e {
-            RequestError::NotOnCurve | RequestError::NonCanonicalCoordinate(_) => {
-                MdocError::InvalidPublicKey("issuer")
-            }
-            e => MdocError::Request(e),
-        })?;
         public::validate_attributes(&request.attributes, spec.num_attributes).map_err(
             |e| match e {
                 public::PublicInputError::MixedNamespaces => {
@@ -102,6 +94,14 @@ impl PrivateWitness {
                 }
             },
         )?;
+        // A key the verifier would refuse is refused here the same way the
+        // credential's own keys are.
+        request.validate().map_err(|e| match e {
+            RequestError::NotOnCurve | RequestError::NonCanonicalCoordinate(_) => {
+                MdocError::InvalidPublicKey("issuer")
+            }
+            e => MdocError::Request(e),
+        })?;
         // Encode the public inputs once with placeholder MAC values: whether a
         // request fits does not depend on them, and refusing here avoids
         // failing only after both circuits are committed.

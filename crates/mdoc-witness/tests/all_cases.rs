@@ -131,7 +131,10 @@ fn request_mismatches_are_specific_errors() {
     case.request.attributes = attrs[..2].to_vec();
     assert!(matches!(
         build_witnesses(&spec, &case.request, &case.mdoc, &KEYS),
-        Err(MdocError::InvalidRequest(_))
+        Err(MdocError::AttributeCount {
+            requested: 2,
+            circuit: 1
+        })
     ));
     let bad = ZkSpecInfo {
         version: 8,
