@@ -1,6 +1,8 @@
 //! GF(2^128) = GF(2)[x]/(x^128 + x^7 + x^2 + x + 1), used by the hash
 //! circuit, with its GF(2^16) subfield for compact witness encodings.
 
+mod comb32;
+mod comb64;
 pub(crate) mod portable;
 mod subfield;
 
@@ -68,6 +70,30 @@ impl Gf2_128 {
     #[doc(hidden)]
     pub fn mul_portable(self, rhs: Self) -> Self {
         Self(portable::mul(self.0, rhs.0))
+    }
+
+    /// The portable product with 64×64 → 128-bit integer products (the
+    /// variant 64-bit targets select), callable on any target so tests and
+    /// instruction counts cover both variants.
+    #[doc(hidden)]
+    pub fn mul_comb64(self, rhs: Self) -> Self {
+        let (lo, hi) = comb64::clmul128(self.0, rhs.0);
+        Self(portable::reduce(lo, hi))
+    }
+
+    /// The portable product with 32×32 → 64-bit integer products (the
+    /// variant 32-bit targets such as wasm32 select); see [`Self::mul_comb64`].
+    #[doc(hidden)]
+    pub fn mul_comb32(self, rhs: Self) -> Self {
+        let (lo, hi) = comb32::clmul128(self.0, rhs.0);
+        Self(portable::reduce(lo, hi))
+    }
+
+    /// The textbook shift-and-add product (branches on `rhs`): the oracle
+    /// the constant-time paths are tested against, never used on secrets.
+    #[doc(hidden)]
+    pub fn mul_textbook(self, rhs: Self) -> Self {
+        Self(portable::mul_schoolbook(self.0, rhs.0))
     }
 
     /// Whether multiplication uses a hardware carry-less multiply in this
