@@ -1,22 +1,53 @@
 #!/usr/bin/env bash
 # Idiomatic bindings: cross builds of the libraries (wasm32, Android), the
 # wasm-bindgen package with its Node test, the UniFFI Python bindings with
-# pytest, the UniFFI Kotlin bindings on the JVM (Maven), and the native CLI
-# checking the proofs they made.
-# Installs what it needs: rustup targets, wasm-bindgen-cli (the version the
-# lock file pins, built from crates.io, cached in ~/.cargo/bin), pytest;
-# Maven fetches the Kotlin compiler, JNA and JUnit from Maven Central.
+# pytest, the UniFFI Kotlin bindings on the JVM (Maven), the Swift bindings
+# (generated; type-checked where swiftc exists), and the native CLI checking
+# the proofs they made.
+# Installs what a fresh machine lacks: a C compiler, Node, JDK and Maven
+# (Debian packages), pytest (pip), the rustup targets, and wasm-bindgen-cli
+# at the version Cargo.lock pins (cargo install from crates.io, kept in
+# ~/.cargo/bin); Maven fetches the Kotlin compiler, JNA and JUnit from
+# Maven Central. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
+export PATH="$HOME/.cargo/bin:$PATH"
 root="$PWD"
+tdir="${CARGO_TARGET_DIR:-$root/target}"
 vectors="${LONGFELLOW_VECTORS:-$root/../shared/vectors}"
-out="$root/target/bindings-out"
+vectors="$(cd "$vectors" && pwd)"
+out="$tdir/bindings-out"
 rm -rf "$out"
 mkdir -p "$out"
 export LONGFELLOW_BINDINGS_OUT="$out"
 
-step() { printf '\n== %s\n' "$*"; }
+began=$SECONDS
+last=$SECONDS
+step() {
+  printf '\n== %s  (previous step %d s)\n' "$*" "$((SECONDS - last))"
+  last=$SECONDS
+}
+
+step "tools a fresh machine may lack"
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" = 0 ]; then apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+command -v cc >/dev/null || apt_install build-essential
+command -v python3 >/dev/null || apt_install python3 python3-pip
+command -v node >/dev/null || apt_install nodejs
+command -v java >/dev/null || apt_install default-jdk-headless
+command -v mvn >/dev/null || apt_install maven
+# `node --test` with --test-name-pattern needs Node 18.
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 18 ? 0 : 1)' \
+  || { echo "Node >= 18 needed, found $(node --version)" >&2; exit 1; }
+if ! python3 -c 'import pytest' 2>/dev/null; then
+  python3 -m pip install -q pytest 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages pytest 2>/dev/null \
+    || apt_install python3-pytest
+fi
 
 step "rustup targets"
 rustup target add wasm32-unknown-unknown aarch64-linux-android
@@ -43,46 +74,46 @@ step "longfellow-wasm (release, nodejs package)"
 # LTO over one codegen unit does not, and would double the build time.
 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
   cargo build -p longfellow-wasm --release --target wasm32-unknown-unknown
-rm -rf target/wasm-pkg
-wasm-bindgen --target nodejs --out-dir target/wasm-pkg \
-  target/wasm32-unknown-unknown/release/longfellow_wasm.wasm
+rm -rf "$tdir/wasm-pkg"
+wasm-bindgen --target nodejs --out-dir "$tdir/wasm-pkg" \
+  "$tdir/wasm32-unknown-unknown/release/longfellow_wasm.wasm"
 
 step "node --test (wasm)"
-LONGFELLOW_WASM_PKG="$root/target/wasm-pkg" LONGFELLOW_VECTORS="$vectors" \
+LONGFELLOW_WASM_PKG="$tdir/wasm-pkg" LONGFELLOW_VECTORS="$vectors" \
   node --test crates/wasm/tests/node/
 
 step "longfellow-uniffi: library and uniffi-bindgen"
 cargo build -p longfellow-uniffi --features bindgen
-lib="target/debug/liblongfellow_uniffi.so"
-rm -rf target/uniffi-py
-target/debug/uniffi-bindgen generate --library "$lib" --language python \
-  --out-dir target/uniffi-py
-cp "$lib" target/uniffi-py/
+lib="$tdir/debug/liblongfellow_uniffi.so"
+bindgen="$tdir/debug/uniffi-bindgen"
+rm -rf "$tdir/uniffi-py"
+"$bindgen" generate --library "$lib" --language python --out-dir "$tdir/uniffi-py"
+cp "$lib" "$tdir/uniffi-py/"
 
 step "pytest (UniFFI Python)"
-python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install --quiet pytest \
-  || python3 -m pip install --quiet --break-system-packages pytest
-LONGFELLOW_UNIFFI_PY="$root/target/uniffi-py" LONGFELLOW_VECTORS="$vectors" \
+LONGFELLOW_UNIFFI_PY="$tdir/uniffi-py" LONGFELLOW_VECTORS="$vectors" \
   python3 -m pytest -q crates/uniffi/tests/python
 
 step "Kotlin on the JVM (UniFFI Kotlin over JNA, Maven)"
-rm -rf target/uniffi-kotlin
-target/debug/uniffi-bindgen generate --library "$lib" --language kotlin \
-  --out-dir target/uniffi-kotlin
-mvn -B -q -f crates/uniffi/tests/kotlin/pom.xml test \
-  -Duniffi.generated="$root/target/uniffi-kotlin" \
-  -Duniffi.libdir="$root/target/debug" \
+rm -rf "$tdir/uniffi-kotlin"
+"$bindgen" generate --library "$lib" --language kotlin --out-dir "$tdir/uniffi-kotlin"
+mvn -B -ntp -q -f crates/uniffi/tests/kotlin/pom.xml test \
+  -Duniffi.generated="$tdir/uniffi-kotlin" \
+  -Duniffi.libdir="$tdir/debug" \
   -Dlongfellow.vectors="$vectors"
 
 step "Swift (generated; compile-checked only where swiftc exists)"
-rm -rf target/uniffi-swift
-target/debug/uniffi-bindgen generate --library "$lib" --language swift \
-  --out-dir target/uniffi-swift
-test -s target/uniffi-swift/longfellow_uniffi.swift
+swift="$tdir/uniffi-swift"
+rm -rf "$swift"
+"$bindgen" generate --library "$lib" --language swift --out-dir "$swift"
+test -s "$swift/longfellow_uniffi.swift"
+# Debian 12 packages no Swift compiler (`apt-cache policy swiftlang` is empty);
+# on a machine that has one, the bindings are type-checked against their
+# generated C header.
 if command -v swiftc >/dev/null 2>&1; then
-  swiftc -typecheck target/uniffi-swift/longfellow_uniffi.swift \
-    -Xcc -fmodule-map-file=target/uniffi-swift/longfellow_uniffiFFI.modulemap \
-    -I target/uniffi-swift
+  swiftc -typecheck "$swift/longfellow_uniffi.swift" \
+    -Xcc -fmodule-map-file="$swift/longfellow_uniffiFFI.modulemap" \
+    -I "$swift"
   echo "swift bindings type-check"
 else
   echo "no Swift toolchain on this machine: Swift bindings generated, not compiled"
@@ -95,3 +126,5 @@ for proof in "$out"/*.proof; do
   cargo run -q --bin longfellow -- mdoc verify \
     --circuit "$circuit" --request "$out/request.json" --proof "$proof"
 done
+step "done"
+echo "bindings: total $((SECONDS - began)) s"

@@ -238,7 +238,7 @@ impl Fp256 {
             let m = t[0];
             let (r0, c) = adc(t[1], m << 32, 0);
             let (r1, c) = adc(t[2], m >> 32, c);
-            let mp3 = (m as u128) * (P[3] as u128);
+            let mp3 = crate::limbs::mul_wide(m, P[3]);
             let (r2, c) = adc(t[3], mp3 as u64, c);
             let r3 = ((mp3 >> 64) as u64) + c;
             t = [r0, r1, r2, r3];

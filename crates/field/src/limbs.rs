@@ -22,8 +22,35 @@ pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
 /// `acc + a·b + carry`, returning (low word, high word); never overflows.
 #[inline(always)]
 pub(crate) const fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = acc as u128 + (a as u128) * (b as u128) + carry as u128;
+    let t = acc as u128 + mul_wide(a, b) + carry as u128;
     (t as u64, (t >> 64) as u64)
+}
+
+/// The full product `a·b`. One instruction on 64-bit targets; on 32-bit
+/// ones (wasm32, 32-bit ARM) a `u128` product is a call to a generic
+/// library routine, so it is built from four 32×32 → 64-bit products
+/// instead (branch-free either way; the choice is made at compile time).
+#[inline(always)]
+pub(crate) const fn mul_wide(a: u64, b: u64) -> u128 {
+    if cfg!(target_pointer_width = "64") {
+        (a as u128) * (b as u128)
+    } else {
+        mul_wide_halves(a, b)
+    }
+}
+
+/// `a·b` from 32-bit halves: (a₁2³² + a₀)(b₁2³² + b₀).
+#[inline(always)]
+pub(crate) const fn mul_wide_halves(a: u64, b: u64) -> u128 {
+    const LOW: u64 = 0xffff_ffff;
+    let (a0, a1) = (a & LOW, a >> 32);
+    let (b0, b1) = (b & LOW, b >> 32);
+    let (ll, lh, hl, hh) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    // The middle column: three terms below 2^32 each, so no overflow.
+    let mid = (ll >> 32) + (lh & LOW) + (hl & LOW);
+    let lo = (ll & LOW) | (mid << 32);
+    let hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    ((hi as u128) << 64) | lo as u128
 }
 
 /// `a − b` over N limbs with the final borrow.
@@ -251,4 +278,33 @@ pub(crate) fn limbs_from_le<const N: usize>(bytes: &[u8]) -> [u64; N] {
         out[i / 8] |= (*b as u64) << (8 * (i % 8));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mul_wide_halves_is_the_full_product() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut cases = vec![
+            (u64::MAX, u64::MAX),
+            (u64::MAX, 1),
+            (0, u64::MAX),
+            (1 << 63, 1 << 63),
+            (0xffff_ffff, 0xffff_ffff),
+            (0xffff_ffff_0000_0000, 0xffff_ffff),
+        ];
+        cases.extend((0..10_000).map(|_| (next(), next())));
+        for (a, b) in cases {
+            assert_eq!(mul_wide_halves(a, b), (a as u128) * (b as u128), "{a:#x}·{b:#x}");
+            assert_eq!(mul_wide(a, b), (a as u128) * (b as u128));
+        }
+    }
 }

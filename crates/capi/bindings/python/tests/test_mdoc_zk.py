@@ -3,6 +3,7 @@ import json
 import os
 import pathlib
 import threading
+import time
 
 import pytest
 
@@ -65,8 +66,13 @@ def test_fresh_proof_and_error_codes(lib, case):
     circuit = (MDOC / "circuits" / V7_1).read_bytes()
     args = (case["pkx"], case["pky"], bytes.fromhex(case["transcript_hex"]))
     mdoc = bytes.fromhex(case["mdoc_hex"])
+    t0 = time.perf_counter()
     proof = lib.prove(circuit, mdoc, *args, ATTRS[:1], NOW, spec)
+    t1 = time.perf_counter()
     lib.verify(circuit, *args, ATTRS[:1], NOW, proof, case["doc_type"], spec)
+    t2 = time.perf_counter()
+    # The line benches/bindings/run.sh collects (shown with -s).
+    print(f"timing capi-python: prove {(t1 - t0) * 1e3:.0f} ms, verify {(t2 - t1) * 1e3:.0f} ms (v7, 1 attribute)")
 
     with pytest.raises(ProverError) as e:
         lib.prove(circuit, mdoc, *args, [Attribute(NS, "age_over_99", b"\xf5")], NOW, spec)
