@@ -35,7 +35,9 @@ fn main() -> ExitCode {
         }
     };
     let mut acc = Gf2_128::from_u128(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210);
-    let b = black_box(Gf2_128::from_u128(0x8000_0000_0000_0000_0000_0000_0000_0087 ^ 0x5555));
+    let b = black_box(Gf2_128::from_u128(
+        0x8000_0000_0000_0000_0000_0000_0000_0087 ^ 0x5555,
+    ));
     for _ in 0..n {
         acc = black_box(mul(acc, b));
     }

@@ -303,7 +303,11 @@ mod tests {
         ];
         cases.extend((0..10_000).map(|_| (next(), next())));
         for (a, b) in cases {
-            assert_eq!(mul_wide_halves(a, b), (a as u128) * (b as u128), "{a:#x}·{b:#x}");
+            assert_eq!(
+                mul_wide_halves(a, b),
+                (a as u128) * (b as u128),
+                "{a:#x}·{b:#x}"
+            );
             assert_eq!(mul_wide(a, b), (a as u128) * (b as u128));
         }
     }
