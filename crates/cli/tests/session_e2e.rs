@@ -139,7 +139,11 @@ fn website_session_to_wallet_to_service() {
     let root_key = IssuerKey::random(&mut rng);
     let root = iaca_root(
         &root_key,
-        &profile("Session IACA", "2026-01-01T00:00:00Z", "2036-01-01T00:00:00Z"),
+        &profile(
+            "Session IACA",
+            "2026-01-01T00:00:00Z",
+            "2036-01-01T00:00:00Z",
+        ),
         &mut rng,
     );
     let ds_key = IssuerKey::random(&mut rng);
@@ -181,8 +185,9 @@ fn website_session_to_wallet_to_service() {
     // A malformed body does not use the session up.
     assert!(error_of(&respond(addr, &s1, b"{\"response\": "), 400)
         .contains("Error reading request body"));
-    assert!(error_of(&respond(addr, &s1, b"{\"response\": \"***\"}"), 400)
-        .contains("not base64url"));
+    assert!(
+        error_of(&respond(addr, &s1, b"{\"response\": \"***\"}"), 400).contains("not base64url")
+    );
     assert!(error_of(&respond(addr, &s1, b"{}"), 400).contains("expected `response`"));
     let (s, v) = respond(addr, &s1, &r1);
     assert_eq!(s, 200, "{v}");
@@ -198,7 +203,11 @@ fn website_session_to_wallet_to_service() {
     let s2 = new_session(addr, &ask);
     let r2 = wallet.present("s2", &s2, EVIL);
     let answer = respond(addr, &s2, &r2);
-    assert!(error_of(&answer, 400).contains("cannot decrypt"), "{}", answer.1);
+    assert!(
+        error_of(&answer, 400).contains("cannot decrypt"),
+        "{}",
+        answer.1
+    );
 
     // --- Altered ciphertext: sealed correctly, one bit flipped. ---
     let s3 = new_session(addr, &ask);
@@ -278,7 +287,11 @@ fn website_session_to_wallet_to_service() {
 
     // --- Unknown ids, bad session requests, wrong methods. ---
     assert!(error_of(
-        &post(addr, "/sessions/00000000000000000000000000000000/response", b"{\"response\":\"AA\"}"),
+        &post(
+            addr,
+            "/sessions/00000000000000000000000000000000/response",
+            b"{\"response\":\"AA\"}"
+        ),
         404
     )
     .contains("unknown session"));
@@ -286,7 +299,10 @@ fn website_session_to_wallet_to_service() {
         (json!({}), "missing `origin`"),
         (json!({"origin": "https://rp.example/path"}), "origin"),
         (json!({"origin": "http://rp.example"}), "https"),
-        (json!({"origin": ORIGIN, "handover": "bluetooth"}), "handover"),
+        (
+            json!({"origin": ORIGIN, "handover": "bluetooth"}),
+            "handover",
+        ),
         (json!({"origin": ORIGIN, "attributes": []}), "1 to 4"),
         (
             json!({"origin": ORIGIN, "docType": AV, "attributes": [format!("{AV}/family_name")]}),
@@ -296,10 +312,17 @@ fn website_session_to_wallet_to_service() {
             json!({"origin": ORIGIN, "docType": AV, "attributes": [format!("{AV}/age_over_18"), format!("{AV}/age_over_21")]}),
             "no loaded, accepted circuit proves 2",
         ),
-        (json!({"origin": ORIGIN, "nonce": "0123456789abcdef"}), "OpenID4VP"),
+        (
+            json!({"origin": ORIGIN, "nonce": "0123456789abcdef"}),
+            "OpenID4VP",
+        ),
     ] {
         let answer = post(addr, "/sessions", body.to_string().as_bytes());
-        assert!(error_of(&answer, 400).contains(needle), "{body}: {}", answer.1);
+        assert!(
+            error_of(&answer, 400).contains(needle),
+            "{body}: {}",
+            answer.1
+        );
     }
     assert!(error_of(&post(addr, "/sessions", b"not json"), 400).contains("Error reading"));
     let (s, _) = http(addr, "GET", "/sessions", b"").expect("get");
@@ -322,7 +345,10 @@ fn website_session_to_wallet_to_service() {
             "{reason} missing in {metrics}"
         );
     }
-    assert!(metrics.contains("route=\"/sessions/{id}/response\""), "{metrics}");
+    assert!(
+        metrics.contains("route=\"/sessions/{id}/response\""),
+        "{metrics}"
+    );
     drop(server);
 
     // --- Expiry and a bounded store: TTL 1 s, at most 2 sessions. ---

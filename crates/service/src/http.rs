@@ -277,19 +277,16 @@ async fn zkverify(State(state): State<Arc<AppState>>, req: Request) -> Response 
     };
     let st = Arc::clone(&state);
     match run_admitted(&state, move || check(&st, &bytes)).await {
-        Ok(v) => verdict_response(&v),
-        Err(r) => r,
+        Ok(v) | Err(v) => verdict_response(&v),
     }
 }
 
 /// A place in the verification queue (or HTTP 503 when it is full).
-pub(crate) fn admit(state: &Arc<AppState>) -> Result<AdmissionPermit, Response> {
-    Arc::clone(state).admission_permit().map_err(|()| {
-        json_response(
-            503,
-            &json!({"error": "overloaded: verification queue is full, retry later"}),
-            "overloaded",
-        )
+pub(crate) fn admit(state: &Arc<AppState>) -> Result<AdmissionPermit, Verdict> {
+    Arc::clone(state).admission_permit().map_err(|()| Verdict {
+        status: 503,
+        body: json!({"error": "overloaded: verification queue is full, retry later"}),
+        reason: "overloaded",
     })
 }
 
@@ -299,7 +296,7 @@ pub(crate) fn admit(state: &Arc<AppState>) -> Result<AdmissionPermit, Response> 
 pub(crate) async fn run_admitted(
     state: &Arc<AppState>,
     check: impl FnOnce() -> Verdict + Send + 'static,
-) -> Result<Verdict, Response> {
+) -> Result<Verdict, Verdict> {
     let admitted = admit(state)?;
     run_with_permit(state, admitted, check).await
 }
@@ -309,7 +306,7 @@ pub(crate) async fn run_with_permit(
     state: &Arc<AppState>,
     admitted: AdmissionPermit,
     check: impl FnOnce() -> Verdict + Send + 'static,
-) -> Result<Verdict, Response> {
+) -> Result<Verdict, Verdict> {
     let timeout = state.limits.request_timeout;
     let state = Arc::clone(state);
     let work = async move {
@@ -325,16 +322,16 @@ pub(crate) async fn run_with_permit(
     };
     match tokio::time::timeout(timeout, work).await {
         Ok(Ok(v)) => Ok(v),
-        Ok(Err(_)) => Err(json_response(
-            500,
-            &json!({"error": "internal error"}),
-            "internal",
-        )),
-        Err(_) => Err(json_response(
-            503,
-            &json!({ "error": format!("verification did not finish within {} s", timeout.as_secs()) }),
-            "timeout",
-        )),
+        Ok(Err(_)) => Err(Verdict {
+            status: 500,
+            body: json!({"error": "internal error"}),
+            reason: "internal",
+        }),
+        Err(_) => Err(Verdict {
+            status: 503,
+            body: json!({ "error": format!("verification did not finish within {} s", timeout.as_secs()) }),
+            reason: "timeout",
+        }),
     }
 }
 

@@ -54,8 +54,10 @@ const B64URL: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-fn bad(reason: &'static str, message: impl Into<String>) -> Response {
-    json_response(400, &json!({ "error": message.into() }), reason)
+/// HTTP 400 `{"error"}` (a small error value; turned into a response at
+/// the handler's edge).
+fn bad(reason: &'static str, message: impl Into<String>) -> Verdict {
+    Verdict::bad_request(reason, message.into())
 }
 
 fn not_post() -> Response {
@@ -113,7 +115,7 @@ fn default_namespace(doc_type: &str) -> Option<&'static str> {
     }
 }
 
-fn parse_create(bytes: &[u8]) -> Result<Create, Response> {
+fn parse_create(bytes: &[u8]) -> Result<Create, Verdict> {
     let v: Value = serde_json::from_slice(bytes)
         .map_err(|e| bad("bad_json", format!("Error reading request body: {e}")))?;
     let Some(m) = v.as_object() else {
@@ -122,7 +124,7 @@ fn parse_create(bytes: &[u8]) -> Result<Create, Response> {
             "Error reading request body: expected a JSON object",
         ));
     };
-    let text = |k: &str| -> Result<Option<&str>, Response> {
+    let text = |k: &str| -> Result<Option<&str>, Verdict> {
         match m.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -236,10 +238,10 @@ pub(crate) async fn create(State(state): State<Arc<AppState>>, req: Request) -> 
     };
     let c = match parse_create(&bytes) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(v) => return verdict_response(&v),
     };
     if let Err(v) = state.policy.check_names(&c.doc_type, &c.elements) {
-        return bad(v.code, v.message);
+        return verdict_response(&bad(v.code, v.message));
     }
     let n = c.elements.len();
     let specs: Vec<ZkSystemSpec> = state
@@ -256,10 +258,10 @@ pub(crate) async fn create(State(state): State<Arc<AppState>>, req: Request) -> 
         .map(ZkSystemSpec::from_spec)
         .collect();
     if specs.is_empty() {
-        return bad(
+        return verdict_response(&bad(
             "no_circuit",
             format!("no loaded, accepted circuit proves {n} attribute(s)"),
-        );
+        ));
     }
     let device_request = DeviceRequest {
         doc_type: c.doc_type.clone(),
@@ -407,7 +409,7 @@ enum Payload {
     VpToken(Vec<u8>),
 }
 
-fn b64url(field: &str, s: &str) -> Result<Vec<u8>, Response> {
+fn b64url(field: &str, s: &str) -> Result<Vec<u8>, Verdict> {
     B64URL.decode(s).map_err(|e| {
         bad(
             "bad_base64",
@@ -416,7 +418,7 @@ fn b64url(field: &str, s: &str) -> Result<Vec<u8>, Response> {
     })
 }
 
-fn parse_payload(bytes: &[u8]) -> Result<Payload, Response> {
+fn parse_payload(bytes: &[u8]) -> Result<Payload, Verdict> {
     let v: Value = serde_json::from_slice(bytes)
         .map_err(|e| bad("bad_json", format!("Error reading request body: {e}")))?;
     let m = v.as_object();
@@ -474,11 +476,11 @@ pub(crate) async fn respond(
     // Nothing that fails before this point uses up the session.
     let payload = match parse_payload(&bytes) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(v) => return verdict_response(&v),
     };
     let admitted = match admit(&state) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(v) => return verdict_response(&v),
     };
     let taken = state.sessions.take(&id);
     state
@@ -503,8 +505,7 @@ pub(crate) async fn respond(
     };
     let st = Arc::clone(&state);
     match run_with_permit(&state, admitted, move || answer(&st, session, payload)).await {
-        Ok(v) => verdict_response(&v),
-        Err(r) => r,
+        Ok(v) | Err(v) => verdict_response(&v),
     }
 }
 

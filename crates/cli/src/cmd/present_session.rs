@@ -49,8 +49,8 @@ fn b64(what: &str, s: &str) -> Result<Vec<u8>, PresentError> {
 
 /// Parses the session request JSON for `origin`.
 pub fn parse(json_bytes: &[u8], origin: &str) -> Result<SessionRequest, PresentError> {
-    let v: Value = serde_json::from_slice(json_bytes)
-        .map_err(|e| usage(format!("session request: {e}")))?;
+    let v: Value =
+        serde_json::from_slice(json_bytes).map_err(|e| usage(format!("session request: {e}")))?;
     let request = v.get("request").unwrap_or(&v);
     let data = request
         .get("data")

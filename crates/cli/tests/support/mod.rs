@@ -142,4 +142,3 @@ pub fn dechunk(mut b: &[u8]) -> Vec<u8> {
     }
     out
 }
-
