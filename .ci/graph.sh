@@ -23,4 +23,15 @@ if grep -rn --include='*.rs' --include='*.toml' 'feature = "prover"\|^prover = '
   echo 'a `prover` feature is back; the prover belongs in the *-prover crates' >&2
   exit 1
 fi
+# The relying party's service (and the DC API session crate it uses) must
+# not link the prover either: it verifies and decrypts, it never proves.
+for c in longfellow-dcapi longfellow-service; do
+  sdeps=$(cargo tree -p "$c" -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)
+  sbad=$(echo "$sdeps" | grep -E '^longfellow-(.*-prover|mdoc-witness|mdoc-issuer|random|conformance|testvectors)$' || true)
+  if [ -n "$sbad" ]; then
+    echo "prover-side crates under $c:" >&2
+    echo "$sbad" >&2
+    exit 1
+  fi
+done
 echo "verifier graph ok"

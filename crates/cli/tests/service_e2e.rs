@@ -3,155 +3,25 @@
 //! (trusting the root through a signed VICAL) accepts; then every class of
 //! bad input gets the right HTTP status and a specific reason.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::net::SocketAddr;
+use std::process::Command;
+use std::time::Duration;
 
 use base64::Engine;
-use longfellow_mdoc_issuer::pki::{document_signer, iaca_root, vical, CertificateProfile};
-use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder, Tdate};
+use longfellow_mdoc_issuer::pki::{document_signer, iaca_root, vical};
+use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder};
 use longfellow_mdoc_response::{decode, encode, X5Chain, ZkSystemId};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use serde_json::Value;
 
+mod support;
+use support::{http, pem, profile, scratch, start, t, write};
+
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 const V7_2: &str = "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad";
 const NOW: &str = "2026-06-01T12:00:00Z";
 const MAX_BODY: usize = 1 << 20;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-service-e2e-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
-}
-
-fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = scratch(name);
-    std::fs::write(&p, bytes).expect("write");
-    p
-}
-
-fn pem(der: &[u8]) -> String {
-    let b64 = base64::engine::general_purpose::STANDARD.encode(der);
-    let lines: Vec<&str> = b64
-        .as_bytes()
-        .chunks(64)
-        .map(|c| std::str::from_utf8(c).expect("ascii"))
-        .collect();
-    format!(
-        "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
-        lines.join("\n")
-    )
-}
-
-fn t(s: &str) -> Tdate {
-    Tdate::parse(s).expect("date")
-}
-
-fn profile(cn: &str, from: &str, until: &str) -> CertificateProfile {
-    CertificateProfile {
-        common_name: cn.into(),
-        not_before: t(from),
-        not_after: t(until),
-    }
-}
-
-/// A running `longfellow serve`, killed on drop.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
-}
-
-fn start(args: &[String]) -> Server {
-    let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_longfellow"))
-        .arg("serve")
-        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn serve");
-    let server = Server {
-        child,
-        addr: SocketAddr::from(([127, 0, 0, 1], port)),
-    };
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while Instant::now() < deadline {
-        if let Ok((200, _)) = http(server.addr, "GET", "/healthz", b"") {
-            return server;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("service did not become healthy");
-}
-
-/// One HTTP/1.1 request; returns status and body.
-fn http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: &[u8],
-) -> std::io::Result<(u16, Vec<u8>)> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2))?;
-    s.set_read_timeout(Some(Duration::from_secs(60)))?;
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes())?;
-    // The server may answer (413) before reading a large body.
-    let _ = s.write_all(body);
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text_end = out
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| std::io::Error::other("no header end"))?;
-    let head = String::from_utf8_lossy(&out[..text_end]).into_owned();
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other("no status"))?;
-    let mut body = out[text_end + 4..].to_vec();
-    if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        body = dechunk(&body);
-    }
-    Ok((status, body))
-}
-
-fn dechunk(mut b: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(i) = b.windows(2).position(|w| w == b"\r\n") {
-        let n = usize::from_str_radix(std::str::from_utf8(&b[..i]).unwrap_or("0").trim(), 16)
-            .unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.extend_from_slice(&b[i + 2..i + 2 + n]);
-        b = &b[i + 2 + n + 2..];
-    }
-    out
-}
 
 fn zkverify(addr: SocketAddr, transcript: &[u8], response: &[u8]) -> (u16, Value) {
     let b64 = base64::engine::general_purpose::STANDARD;

@@ -9,6 +9,15 @@
 //! LOAD_REQUESTS=64 LOAD_LEVELS=1,2,8,32 LOAD_WORKERS=2 LOAD_QUEUE=8 cargo bench -p longfellow-service --bench load
 //! ```
 //! Each level stops after LOAD_REQUESTS requests or 120 s, whichever is first.
+//!
+//! To drive a `longfellow serve` already running (the release binary, as
+//! deployed) instead of the in-process service, give its address and the
+//! request body; 200 answers are counted as successes whatever the verdict:
+//!
+//! ```sh
+//! LOAD_ADDR=127.0.0.1:8888 LOAD_BODY=test-vectors/google-examples/post2.json \
+//!   cargo bench -p longfellow-service --bench load
+//! ```
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,7 +84,11 @@ fn main() {
         "{}/../../test-vectors/google-examples",
         env!("CARGO_MANIFEST_DIR")
     );
-    let body = std::fs::read(format!("{root}/post2.json")).expect("post2.json");
+    let body_path = std::env::var("LOAD_BODY").unwrap_or_else(|_| format!("{root}/post2.json"));
+    let body = std::fs::read(&body_path).expect("request body (LOAD_BODY)");
+    let external: Option<std::net::SocketAddr> = std::env::var("LOAD_ADDR")
+        .ok()
+        .map(|a| a.parse().expect("LOAD_ADDR must be host:port"));
     let pem = std::fs::read_to_string(format!("{root}/certs.pem")).expect("certs.pem");
     let mut trust = TrustStore::new();
     trust.add_pem_bundle(&pem).expect("pem");
@@ -99,11 +112,14 @@ fn main() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
-        let addr = listener.local_addr().expect("addr");
+        let addr = external.unwrap_or(listener.local_addr().expect("addr"));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(serve(Arc::clone(&state), listener, async {
             let _ = stopped.await;
         }));
+        if let Some(a) = external {
+            println!("driving the service at {a} (the in-process one stays idle)");
+        }
         let body = Arc::new(body);
         println!(
             "workers {} queue {}; {} requests per level",
@@ -148,10 +164,12 @@ fn main() {
             );
         }
         if let Some(kib) = peak_rss_kib() {
-            println!(
-                "peak RSS of the process (service and client): {:.1} MiB",
-                kib as f64 / 1024.0
-            );
+            let whose = if external.is_some() {
+                "this client (read the service's own from /proc/<pid>/status VmHWM)"
+            } else {
+                "the process (service and client)"
+            };
+            println!("peak RSS of {whose}: {:.1} MiB", kib as f64 / 1024.0);
         }
         let _ = stop.send(());
         let _ = server.await;

@@ -21,6 +21,7 @@ use tokio::sync::Semaphore;
 use crate::circuits::Circuits;
 use crate::metrics::Metrics;
 use crate::policy::Policy;
+use crate::sessions::{SessionLimits, SessionStore};
 use crate::verify::{verify_request, Verdict};
 
 /// Resource limits of the service.
@@ -63,6 +64,8 @@ pub struct AppState {
     pub limits: Limits,
     /// Metrics.
     pub metrics: Metrics,
+    /// Open and answered sessions.
+    pub sessions: SessionStore,
     admission: Semaphore,
     workers: Semaphore,
 }
@@ -85,7 +88,14 @@ impl AppState {
             workers: Semaphore::new(limits.workers.max(1)),
             limits,
             metrics: Metrics::default(),
+            sessions: SessionStore::new(SessionLimits::default()),
         }
+    }
+
+    /// The same state with other session limits (TTL, store size).
+    pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
+        self.sessions = SessionStore::new(limits);
+        self
     }
 
     /// The verification clock, Unix seconds.
@@ -100,9 +110,9 @@ impl AppState {
 
 /// The reason code a handler attaches to its response, for the log line.
 #[derive(Clone, Copy, Debug)]
-struct Reason(&'static str);
+pub(crate) struct Reason(pub(crate) &'static str);
 
-fn json_response(status: u16, body: &Value, reason: &'static str) -> Response {
+pub(crate) fn json_response(status: u16, body: &Value, reason: &'static str) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut r = (
         status,
@@ -132,7 +142,7 @@ fn render(body: &Value) -> String {
     }
 }
 
-fn verdict_response(v: &Verdict) -> Response {
+pub(crate) fn verdict_response(v: &Verdict) -> Response {
     json_response(v.status, &v.body, v.reason)
 }
 
@@ -143,6 +153,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/specs", any(specs))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
+        .route("/sessions", any(crate::session_http::create))
+        .route("/sessions/{id}/response", any(crate::session_http::respond))
         .layer(middleware::from_fn_with_state(state.clone(), log_and_count))
         .with_state(state)
 }
@@ -168,7 +180,7 @@ async fn log_and_count(State(state): State<Arc<AppState>>, req: Request, next: N
     let status = response.status().as_u16();
     let reason = response.extensions().get::<Reason>().map(|r| r.0);
     state.metrics.record(&path, status, reason);
-    if path == "/zkverify" {
+    if path == "/zkverify" || crate::metrics::is_session_response(&path) {
         state.metrics.observe(elapsed);
     }
     let ts = SystemTime::now()
@@ -263,34 +275,63 @@ async fn zkverify(State(state): State<Arc<AppState>>, req: Request) -> Response 
             )
         }
     };
-    let Ok(admitted) = Arc::clone(&state).admission_permit() else {
-        return json_response(
-            503,
-            &json!({"error": "overloaded: verification queue is full, retry later"}),
-            "overloaded",
-        );
-    };
+    let st = Arc::clone(&state);
+    match run_admitted(&state, move || check(&st, &bytes)).await {
+        Ok(v) | Err(v) => verdict_response(&v),
+    }
+}
+
+/// A place in the verification queue (or HTTP 503 when it is full).
+pub(crate) fn admit(state: &Arc<AppState>) -> Result<AdmissionPermit, Verdict> {
+    Arc::clone(state).admission_permit().map_err(|()| Verdict {
+        status: 503,
+        body: json!({"error": "overloaded: verification queue is full, retry later"}),
+        reason: "overloaded",
+    })
+}
+
+/// Runs `check` on the blocking pool once a worker is free, within the
+/// request timeout; the admission and worker bounds of every proof check
+/// (`/zkverify` and session responses).
+pub(crate) async fn run_admitted(
+    state: &Arc<AppState>,
+    check: impl FnOnce() -> Verdict + Send + 'static,
+) -> Result<Verdict, Verdict> {
+    let admitted = admit(state)?;
+    run_with_permit(state, admitted, check).await
+}
+
+/// [`run_admitted`] for a caller that took its admission permit first.
+pub(crate) async fn run_with_permit(
+    state: &Arc<AppState>,
+    admitted: AdmissionPermit,
+    check: impl FnOnce() -> Verdict + Send + 'static,
+) -> Result<Verdict, Verdict> {
     let timeout = state.limits.request_timeout;
+    let state = Arc::clone(state);
     let work = async move {
         let _admitted = admitted;
         // Waiting for a worker counts against the timeout; the check itself
         // runs on the blocking pool and keeps its worker until it finishes.
         let worker = state.workers_permit().await;
-        let st = Arc::clone(&state);
         tokio::task::spawn_blocking(move || {
             let _worker = worker;
-            check(&st, &bytes)
+            check()
         })
         .await
     };
     match tokio::time::timeout(timeout, work).await {
-        Ok(Ok(v)) => verdict_response(&v),
-        Ok(Err(_)) => json_response(500, &json!({"error": "internal error"}), "internal"),
-        Err(_) => json_response(
-            503,
-            &json!({ "error": format!("verification did not finish within {} s", timeout.as_secs()) }),
-            "timeout",
-        ),
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(_)) => Err(Verdict {
+            status: 500,
+            body: json!({"error": "internal error"}),
+            reason: "internal",
+        }),
+        Err(_) => Err(Verdict {
+            status: 503,
+            body: json!({ "error": format!("verification did not finish within {} s", timeout.as_secs()) }),
+            reason: "timeout",
+        }),
     }
 }
 
@@ -312,7 +353,7 @@ impl AppState {
 }
 
 /// A place in the service (running or queued), given back on drop.
-struct AdmissionPermit(Arc<AppState>);
+pub(crate) struct AdmissionPermit(Arc<AppState>);
 
 impl Drop for AdmissionPermit {
     fn drop(&mut self) {

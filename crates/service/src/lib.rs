@@ -20,13 +20,16 @@ mod circuits;
 mod http;
 mod metrics;
 mod policy;
+mod session_http;
+mod sessions;
 mod verify;
 
 pub use circuits::{load_circuit_dir, Circuits, LoadError};
 pub use http::{router, serve, AppState, Limits};
 pub use metrics::Metrics;
 pub use policy::Policy;
-pub use verify::{verify_request, Verdict};
+pub use sessions::{SessionLimits, SessionStore};
+pub use verify::{verify_request, Expected, Verdict};
 
 /// Runs the service on `addr` until SIGINT or SIGTERM, on a runtime of its
 /// own (the command line's entry point).

@@ -12,6 +12,13 @@ const BUCKETS: [f64; 12] = [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
 ];
 
+/// Whether `path` is `/sessions/{id}/response` (one label for all ids).
+pub(crate) fn is_session_response(path: &str) -> bool {
+    path.strip_prefix("/sessions/")
+        .and_then(|p| p.strip_suffix("/response"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
 /// Counters shared by every request.
 #[derive(Debug, Default)]
 pub struct Metrics {
@@ -22,6 +29,8 @@ pub struct Metrics {
     latency_sum_micros: AtomicU64,
     /// Verifications admitted and not finished (running or queued).
     pub in_flight: AtomicU64,
+    /// Sessions held by the store (open or answered, not yet swept).
+    pub sessions_held: AtomicU64,
 }
 
 impl Metrics {
@@ -30,7 +39,8 @@ impl Metrics {
         // Only known routes become labels, so a scan of random paths cannot
         // grow the table.
         let route = match path {
-            "/zkverify" | "/specs" | "/healthz" | "/metrics" => path,
+            "/zkverify" | "/specs" | "/healthz" | "/metrics" | "/sessions" => path,
+            p if is_session_response(p) => "/sessions/{id}/response",
             _ => "other",
         };
         if let Ok(mut m) = self.requests.lock() {
@@ -74,7 +84,7 @@ impl Metrics {
                 );
             }
         }
-        let _ = writeln!(s, "# HELP longfellow_zkverify_answers_total /zkverify answers by reason (verified or why not).");
+        let _ = writeln!(s, "# HELP longfellow_zkverify_answers_total /zkverify and session-response answers by reason (verified or why not).");
         let _ = writeln!(s, "# TYPE longfellow_zkverify_answers_total counter");
         if let Ok(m) = self.reasons.lock() {
             for (reason, n) in m.iter() {
@@ -84,7 +94,10 @@ impl Metrics {
                 );
             }
         }
-        let _ = writeln!(s, "# HELP longfellow_zkverify_seconds /zkverify latency.");
+        let _ = writeln!(
+            s,
+            "# HELP longfellow_zkverify_seconds latency of /zkverify and session responses."
+        );
         let _ = writeln!(s, "# TYPE longfellow_zkverify_seconds histogram");
         for (b, bound) in self.buckets.iter().zip(BUCKETS) {
             let _ = writeln!(
@@ -110,6 +123,16 @@ impl Metrics {
             s,
             "longfellow_verifications_in_flight {}",
             self.in_flight.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            s,
+            "# HELP longfellow_sessions_held Sessions in the store (open or answered, not yet expired)."
+        );
+        let _ = writeln!(s, "# TYPE longfellow_sessions_held gauge");
+        let _ = writeln!(
+            s,
+            "longfellow_sessions_held {}",
+            self.sessions_held.load(Ordering::Relaxed)
         );
         s
     }

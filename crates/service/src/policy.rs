@@ -87,6 +87,19 @@ impl Policy {
                 ),
             ));
         }
+        self.check_names(doc_type, attributes)
+    }
+
+    /// Checks a docType and its (namespace, identifier) pairs against the
+    /// allow-lists (also what a session may request).
+    pub fn check_names(
+        &self,
+        doc_type: &str,
+        attributes: &[(String, String)],
+    ) -> Result<(), Violation> {
+        if !self.strict {
+            return Ok(());
+        }
         if !self.doc_types.iter().any(|d| d == doc_type) {
             return Err(violation(
                 "doctype_not_allowed",

@@ -89,6 +89,17 @@ fn claims(data: &ZkDocumentData) -> Value {
     Value::Object(m)
 }
 
+/// What a session asked for: the disclosed document must be exactly this
+/// (a wallet answering with other attributes, or a subset, is refused even
+/// when its proof is valid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    /// The requested docType.
+    pub doc_type: String,
+    /// The requested (namespace, identifier) pairs.
+    pub elements: Vec<(String, String)>,
+}
+
 /// Verifies one request at `now_unix` (the server clock or
 /// `--verify-time`).
 pub fn verify_request(
@@ -98,6 +109,29 @@ pub fn verify_request(
     now_unix: i64,
     transcript: &[u8],
     response_cbor: &[u8],
+) -> Verdict {
+    verify_expected(
+        circuits,
+        trust,
+        policy,
+        now_unix,
+        transcript,
+        response_cbor,
+        None,
+    )
+}
+
+/// [`verify_request`], and when `expected` is given (a session's answer)
+/// the disclosed docType and attributes must be the requested ones. The one
+/// verification path of `/zkverify` and of session responses.
+pub(crate) fn verify_expected(
+    circuits: &Circuits,
+    trust: &TrustStore,
+    policy: &Policy,
+    now_unix: i64,
+    transcript: &[u8],
+    response_cbor: &[u8],
+    expected: Option<&Expected>,
 ) -> Verdict {
     let response = match decode(response_cbor) {
         Ok(r) => r,
@@ -145,6 +179,11 @@ pub fn verify_request(
         .iter()
         .map(|e| (ns.name.clone(), e.id.clone()))
         .collect();
+    if let Some(e) = expected {
+        if let Err(message) = matches_request(e, &data.doc_type, &pairs) {
+            return Verdict::checked(false, &claims, Some(message), "not_requested");
+        }
+    }
     if let Err(v) = policy.check_document(&data.doc_type, data.timestamp.unix(), now_unix, &pairs) {
         return Verdict::checked(false, &claims, Some(v.message), v.code);
     }
@@ -226,4 +265,38 @@ pub fn verify_request(
             )
         }
     }
+}
+
+/// The disclosed document against the session's request (order-insensitive,
+/// no duplicates).
+fn matches_request(
+    e: &Expected,
+    doc_type: &str,
+    disclosed: &[(String, String)],
+) -> Result<(), String> {
+    if doc_type != e.doc_type {
+        return Err(format!(
+            "session: docType `{doc_type}` was not requested (requested `{}`)",
+            e.doc_type
+        ));
+    }
+    let mut got: Vec<&(String, String)> = disclosed.iter().collect();
+    let mut want: Vec<&(String, String)> = e.elements.iter().collect();
+    got.sort();
+    want.sort();
+    let has_duplicates = got.windows(2).any(|w| w[0] == w[1]);
+    if got != want || has_duplicates {
+        let show = |v: &[&(String, String)]| {
+            v.iter()
+                .map(|(ns, id)| format!("{ns}/{id}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(format!(
+            "session: disclosed attributes [{}] are not the requested [{}]",
+            show(&got),
+            show(&want)
+        ));
+    }
+    Ok(())
 }

@@ -8,6 +8,7 @@ pub mod demo;
 pub mod limited;
 pub mod mdoc;
 pub mod present;
+pub mod present_session;
 pub mod serve;
 
 /// A command failure: printed as one line on stderr, exit code 2.

@@ -31,11 +31,20 @@ pub struct PresentArgs {
     #[arg(long)]
     mdoc: PathBuf,
     /// The SessionTranscript (CBOR) of this presentation.
+    #[arg(long, required_unless_present = "session_request")]
+    transcript: Option<PathBuf>,
+    /// A Digital Credentials API session request (what `POST /sessions`
+    /// returned, or its `request` member): the transcript is built from it
+    /// and `--origin`, and `--out` receives the JSON the browser hands back
+    /// (`{"response"}` HPKE-sealed to the session key, or `{"vp_token"}`).
+    #[arg(long, conflicts_with = "transcript", requires = "origin")]
+    session_request: Option<PathBuf>,
+    /// The website's origin, as the browser reports it to the wallet.
     #[arg(long)]
-    transcript: PathBuf,
+    origin: Option<String>,
     /// An attribute to disclose, `NAMESPACE/IDENTIFIER` (repeat; circuit
-    /// order).
-    #[arg(long = "attribute", required = true)]
+    /// order; default with --session-request: the requested ones).
+    #[arg(long = "attribute", required_unless_present = "session_request")]
     attributes: Vec<String>,
     /// The proof's time, `YYYY-MM-DDTHH:MM:SSZ` (default: now).
     #[arg(long)]
@@ -65,7 +74,7 @@ pub struct PresentError {
     pub message: String,
 }
 
-fn usage(m: impl std::fmt::Display) -> PresentError {
+pub(crate) fn usage(m: impl std::fmt::Display) -> PresentError {
     PresentError {
         code: 2,
         message: m.to_string(),
@@ -163,7 +172,26 @@ fn now_or(now: Option<&str>) -> Result<Timestamp, PresentError> {
 /// Runs `mdoc present`.
 pub fn run(a: PresentArgs) -> Result<(), PresentError> {
     let mdoc = read(&a.mdoc, MAX_SMALL_FILE, "mdoc")?;
-    let transcript = read(&a.transcript, MAX_SMALL_FILE, "transcript")?;
+    let session = match (&a.session_request, &a.origin) {
+        (Some(p), Some(origin)) => Some(super::present_session::parse(
+            &read(p, MAX_SMALL_FILE, "session request")?,
+            origin,
+        )?),
+        _ => None,
+    };
+    let transcript = match (&session, &a.transcript) {
+        (Some(s), _) => s.handover.session_transcript(),
+        (None, Some(p)) => read(p, MAX_SMALL_FILE, "transcript")?,
+        (None, None) => return Err(usage("give --transcript or --session-request")),
+    };
+    let requested: Vec<String> = match &session {
+        Some(s) if a.attributes.is_empty() => s
+            .elements
+            .iter()
+            .map(|(ns, id)| format!("{ns}/{id}"))
+            .collect(),
+        _ => a.attributes.clone(),
+    };
     let now = now_or(a.now.as_deref())?;
     let chain = if a.chain.is_empty() {
         issuer_auth_x5chain(&mdoc)?
@@ -183,7 +211,7 @@ pub fn run(a: PresentArgs) -> Result<(), PresentError> {
 
     let parsed = parse_device_response(&mdoc).map_err(|e| usage(format!("mdoc: {e}")))?;
     let mut attributes = Vec::new();
-    for spec in &a.attributes {
+    for spec in &requested {
         let (ns, id) = spec
             .rsplit_once('/')
             .ok_or_else(|| usage(format!("--attribute `{spec}` is not NAMESPACE/IDENTIFIER")))?;
@@ -210,6 +238,24 @@ pub fn run(a: PresentArgs) -> Result<(), PresentError> {
     let pair = load_pair(&circuit).map_err(|e| usage(format!("circuit file: {e}")))?;
     let prover = Prover::new(&pair).map_err(usage)?;
     let spec = *prover.spec();
+    let offered = match &session {
+        Some(s) => {
+            if s.doc_type != parsed.doc_type {
+                return Err(usage(format!(
+                    "the session asks for docType {}, the mdoc is {}",
+                    s.doc_type, parsed.doc_type
+                )));
+            }
+            let o = s.offered(&spec.circuit_hash_hex()).ok_or_else(|| {
+                usage(format!(
+                    "the session does not accept circuit {}",
+                    spec.circuit_hash_hex()
+                ))
+            })?;
+            Some(ZkSystemId::new(o.zk_system_id.clone()))
+        }
+        None => None,
+    };
     let proof = prover
         .prove(&request, &mdoc, &mut SeededOrOs::new(a.seed))
         .map_err(|e| PresentError {
@@ -241,7 +287,10 @@ pub fn run(a: PresentArgs) -> Result<(), PresentError> {
                 doc_type: parsed.doc_type,
                 timestamp: now,
                 mso_x5chain: X5Chain::from_certificates(chain),
-                zk_system_id: if a.spec_id {
+                zk_system_id: if let Some(id) = offered {
+                    // Echo the id the relying party offered.
+                    id
+                } else if a.spec_id {
                     ZkSystemId::spec_id_of(&spec)
                 } else {
                     ZkSystemId::circuit_hash_of(&spec)
@@ -251,7 +300,10 @@ pub fn run(a: PresentArgs) -> Result<(), PresentError> {
             },
         }],
     };
-    let bytes = encode(&response).map_err(usage)?;
+    let mut bytes = encode(&response).map_err(usage)?;
+    if let Some(s) = &session {
+        bytes = s.wrap(&bytes)?.into_bytes();
+    }
     std::fs::write(&a.out, bytes)
         .map_err(|e| usage(format!("cannot write {}: {e}", a.out.display())))
 }

@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use clap::Args;
 use longfellow_mdoc_response::Timestamp;
-use longfellow_service::{load_circuit_dir, run_until_signal, AppState, Limits, Policy};
+use longfellow_service::{
+    load_circuit_dir, run_until_signal, AppState, Limits, Policy, SessionLimits,
+};
 use longfellow_trust::{pem_certificates, TrustStore, Vical};
 
 use super::CliError;
@@ -75,6 +77,13 @@ pub struct ServeArgs {
     /// Verifications waiting before HTTP 503 (default: 4 per worker).
     #[arg(long)]
     queue: Option<usize>,
+    /// Lifetime of a session (`POST /sessions`), seconds.
+    #[arg(long, default_value_t = 300)]
+    session_ttl_secs: u64,
+    /// Sessions held at once (open or answered, not expired); beyond that
+    /// `POST /sessions` answers 503.
+    #[arg(long, default_value_t = 10_000)]
+    max_sessions: usize,
 }
 
 fn read_text(path: &PathBuf) -> Result<String, CliError> {
@@ -170,7 +179,12 @@ pub fn run(a: ServeArgs) -> Result<(), CliError> {
     if let Some(q) = a.queue {
         limits.queue = q;
     }
-    let state = AppState::new(circuits, trust, policy, verify_time, limits);
+    let state = AppState::new(circuits, trust, policy, verify_time, limits).with_session_limits(
+        SessionLimits {
+            ttl: Duration::from_secs(a.session_ttl_secs.max(1)),
+            max_sessions: a.max_sessions.max(1),
+        },
+    );
     run_until_signal(state, SocketAddr::new(a.bind, port))?;
     Ok(())
 }
