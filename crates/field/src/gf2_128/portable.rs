@@ -125,13 +125,7 @@ pub(crate) const fn pow_schoolbook(a: u128, e: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
+    use longfellow_test_rng::XorShift64;
 
     #[test]
     fn clmul64_matches_bitwise_definition() {
@@ -144,7 +138,7 @@ mod tests {
             }
             r
         };
-        let mut s = 0x9e37_79b9_7f4a_7c15;
+        let mut s = XorShift64(0x9e37_79b9_7f4a_7c15);
         let mut cases = vec![
             (0, 0),
             (u64::MAX, u64::MAX),
@@ -156,7 +150,7 @@ mod tests {
             cases.push((u64::MAX, COMB64 << k));
         }
         for _ in 0..20_000 {
-            cases.push((xorshift(&mut s), xorshift(&mut s)));
+            cases.push((s.next_u64(), s.next_u64()));
         }
         for (x, y) in cases {
             assert_eq!(clmul64(x, y), naive(x, y), "{x:#x} * {y:#x}");
@@ -165,12 +159,10 @@ mod tests {
 
     #[test]
     fn mul_matches_schoolbook() {
-        let mut s = 0x0123_4567_89ab_cdef;
+        let mut s = XorShift64(0x0123_4567_89ab_cdef);
         let mut cases = vec![(u128::MAX, u128::MAX), (1 << 127, 1 << 127), (0, u128::MAX)];
         for _ in 0..20_000 {
-            let a = ((xorshift(&mut s) as u128) << 64) | xorshift(&mut s) as u128;
-            let b = ((xorshift(&mut s) as u128) << 64) | xorshift(&mut s) as u128;
-            cases.push((a, b));
+            cases.push((s.next_u128(), s.next_u128()));
         }
         for (a, b) in cases {
             assert_eq!(mul(a, b), mul_schoolbook(a, b), "{a:#x} * {b:#x}");
