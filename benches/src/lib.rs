@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use longfellow_mdoc::{MdocRequest, RequestedAttribute, ZkSpec};
+use longfellow_mdoc::{MdocRequest, ZkSpec};
 use longfellow_mdoc_issuer::{dc_api_session_transcript, DeviceKey, IssuerKey, MdocBuilder, Tdate};
 use longfellow_random::OsRng;
 
@@ -38,11 +38,6 @@ pub fn circuits() -> Vec<(ZkSpec, PathBuf)> {
     found
 }
 
-fn key32(hex_text: &str) -> Result<[u8; 32], String> {
-    let v = hex::decode(hex_text.trim_start_matches("0x")).map_err(|e| e.to_string())?;
-    v.try_into().map_err(|_| "not 32 bytes".to_string())
-}
-
 /// A fresh synthetic mDL and the request disclosing its first `n`
 /// attributes at the current time.
 pub fn synthetic_request(n: usize) -> Result<(MdocRequest, Vec<u8>), String> {
@@ -63,28 +58,9 @@ pub fn synthetic_request(n: usize) -> Result<(MdocRequest, Vec<u8>), String> {
         .take(n)
         .map(|a| a.id.as_str())
         .collect();
-    let req = mdoc.request(now, &ids).map_err(|x| e(&x))?;
-    let now_bytes: [u8; 20] = req
-        .now
-        .as_bytes()
-        .try_into()
-        .map_err(|_| "now is not 20 bytes".to_string())?;
-    let request = MdocRequest {
-        issuer_pk: (key32(&req.pkx)?, key32(&req.pky)?),
-        transcript: hex::decode(&req.transcript_hex).map_err(|x| e(&x))?,
-        now: now_bytes,
-        doc_type: req.doc_type.clone(),
-        attributes: req
-            .attributes
-            .iter()
-            .map(|a| {
-                Ok(RequestedAttribute {
-                    namespace: a.namespace.clone(),
-                    id: a.id.clone(),
-                    value_cbor: hex::decode(&a.value_cbor_hex).map_err(|x| e(&x))?,
-                })
-            })
-            .collect::<Result<_, String>>()?,
-    };
+    let request = mdoc
+        .request(now, &ids)
+        .and_then(|r| r.to_mdoc_request())
+        .map_err(|x| e(&x))?;
     Ok((request, mdoc.device_response))
 }

@@ -74,7 +74,9 @@ impl From<VerifyError> for BindingError {
         let code = match &e {
             VerifyError::UnknownZkSpec(_) | VerifyError::WrongCircuit { .. } => ErrorCode::Circuit,
             VerifyError::Request(_) => ErrorCode::InvalidArgument,
-            VerifyError::Malformed(_) => ErrorCode::MalformedProof,
+            VerifyError::Malformed(_) | VerifyError::ProofForOtherCircuit { .. } => {
+                ErrorCode::MalformedProof
+            }
             VerifyError::Rejected { .. } => ErrorCode::ProofRejected,
             _ => ErrorCode::Internal,
         };

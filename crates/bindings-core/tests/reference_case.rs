@@ -12,20 +12,12 @@ const CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
 /// The case's statement (vectors README: family_name, fixed time and
 /// docType) and DeviceResponse.
 fn reference() -> (Statement, Vec<u8>) {
-    let cases: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = cases
-        .as_array()
-        .and_then(|a| a.iter().find(|c| c["name"] == CASE))
-        .expect("reference case");
-    let s = |k: &str| case[k].as_str().expect(k).to_owned();
-    let mdoc = hex::decode(s("mdoc_hex")).expect("mdoc hex");
+    let case = longfellow_testvectors::google::mdoc_case(CASE);
+    let mdoc = case.mdoc;
     let statement = Statement {
-        issuer_pkx: s("pkx"),
-        issuer_pky: s("pky"),
-        transcript: hex::decode(s("transcript_hex")).expect("transcript hex"),
+        issuer_pkx: format!("0x{}", hex::encode(case.pkx)),
+        issuer_pky: format!("0x{}", hex::encode(case.pky)),
+        transcript: case.transcript,
         attributes: vec![Attribute {
             namespace: "org.iso.18013.5.1".into(),
             identifier: "family_name".into(),

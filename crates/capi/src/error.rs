@@ -226,12 +226,18 @@ fn verify_error_code(e: &VerifyError) -> MdocVerifierErrorCode {
         VerifyError::WrongCircuit { .. } => V::CircuitParsingFailure,
         VerifyError::Request(PublicInputError::AttributeCount { .. }) => V::AttributeNumberMismatch,
         VerifyError::Request(_) => V::InvalidInput,
-        VerifyError::Malformed(ProofFormatError::TruncatedMacs(_)) => V::ProofTooSmall,
-        VerifyError::Malformed(ProofFormatError::Circuit {
-            circuit: CircuitKind::Hash,
-            ..
-        }) => V::HashParsingFailure,
-        VerifyError::Malformed(_) => V::SignatureParsingFailure,
+        // A proof made for another circuit gets the code of its decoding
+        // failure, as the reference reports it.
+        VerifyError::Malformed(detail) | VerifyError::ProofForOtherCircuit { detail, .. } => {
+            match detail {
+                ProofFormatError::TruncatedMacs(_) => V::ProofTooSmall,
+                ProofFormatError::Circuit {
+                    circuit: CircuitKind::Hash,
+                    ..
+                } => V::HashParsingFailure,
+                _ => V::SignatureParsingFailure,
+            }
+        }
         _ => V::GeneralFailure,
     }
 }

@@ -24,25 +24,16 @@ struct Case {
 }
 
 fn case() -> Case {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let c = json
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .expect("case");
-    let s = |k: &str| c[k].as_str().expect(k).to_owned();
-    let cs = |k: &str| CString::new(s(k)).expect("no NUL");
+    let c =
+        longfellow_testvectors::google::mdoc_case(longfellow_testvectors::google::REFERENCE_CASE);
+    let coordinate = |xy: [u8; 32]| CString::new(format!("0x{}", hex::encode(xy))).expect("no NUL");
     Case {
-        pkx: cs("pkx"),
-        pky: cs("pky"),
+        pkx: coordinate(c.pkx),
+        pky: coordinate(c.pky),
         now: CString::new("2024-10-01T09:00:00Z").expect("no NUL"),
-        doc_type: cs("doc_type"),
-        transcript: hex::decode(s("transcript_hex")).expect("hex"),
-        mdoc: hex::decode(s("mdoc_hex")).expect("hex"),
+        doc_type: CString::new(c.doc_type).expect("no NUL"),
+        transcript: c.transcript,
+        mdoc: c.mdoc,
     }
 }
 

@@ -6,17 +6,15 @@
 //! records of four 3-byte numbers (Δg, Δh0, Δh1 as magnitude·2 + sign,
 //! constant index); the 32-byte circuit ID.
 
-use std::sync::Arc;
-
 use longfellow_field::Field;
 
-use crate::budget::Budget;
-use crate::circuit::{Circuit, Delta, Layer};
+use crate::assemble::Assembly;
+use crate::circuit::{Circuit, Delta};
 use crate::compact::Compactor;
 use crate::error::{hex, CircuitError};
-use crate::header::{read_constants, validate_layer_dims, RawHeader, WireCheck};
+use crate::header::RawHeader;
 use crate::input::Input;
-use crate::limits::{MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
+use crate::limits::MAX_TERMS_PER_LAYER;
 
 /// LFC1's version byte.
 pub(crate) const LFC1_VERSION: u8 = 1;
@@ -43,17 +41,12 @@ pub(crate) fn read_lfc1<F: Field>(
         });
     }
     let dims = RawHeader::read_validated::<F>(|| Ok(u64::from(inp.u24("LFC1 header")?)))?;
-    let mut budget = Budget::default();
-    budget.charge(dims.nconst as u64, core::mem::size_of::<F>())?;
-    let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
-
-    let mut layers = Vec::with_capacity(dims.nl);
-    let mut total = 0u64;
-    let mut max_g = dims.nv;
-    for j in 0..dims.nl {
+    let nconst = dims.nconst;
+    let mut asm = Assembly::<F>::start(inp, dims)?;
+    for j in 0..asm.dims().nl {
         let logw = u64::from(inp.u24("LFC1 layer header")?);
         let nw = u64::from(inp.u24("LFC1 layer header")?);
-        let (logw, nw) = validate_layer_dims(logw, nw, j + 1 == dims.nl, &dims)?;
+        let (logw, nw) = asm.layer_dims(logw, nw)?;
         let nterms = u64::from(inp.u24("LFC1 layer header")?);
         if nterms > MAX_TERMS_PER_LAYER {
             return Err(CircuitError::TooLarge {
@@ -62,16 +55,9 @@ pub(crate) fn read_lfc1<F: Field>(
                 limit: MAX_TERMS_PER_LAYER,
             });
         }
-        total += nterms;
-        if total > MAX_TOTAL_TERMS {
-            return Err(CircuitError::TooLarge {
-                what: "terms in the circuit",
-                value: total,
-                limit: MAX_TOTAL_TERMS,
-            });
-        }
-        let mut check = WireCheck::new(j, max_g, nw);
-        let mut compactor = Compactor::new(budget);
+        asm.count_terms(nterms)?;
+        let mut check = asm.wire_check(nw);
+        let mut compactor = Compactor::new(core::mem::take(&mut asm.budget));
         for _ in 0..nterms {
             let r = inp.array::<12>("LFC1 term")?;
             let num = |i: usize| {
@@ -83,34 +69,22 @@ pub(crate) fn read_lfc1<F: Field>(
                 h1: signed_delta(num(6)),
                 k: num(9),
             };
-            if d.k as usize >= dims.nconst {
+            if d.k as usize >= nconst {
                 return Err(CircuitError::IndexOutOfRange {
                     layer: j,
                     what: "constant",
                     index: u64::from(d.k),
-                    len: dims.nconst as u64,
+                    len: nconst as u64,
                 });
             }
             check.step(d.g, d.h0, d.h1)?;
             compactor.push(d)?;
         }
         let (compact, rest) = compactor.finish()?;
-        budget = rest;
-        layers.push(Layer::new(
-            logw,
-            nw,
-            nterms as usize,
-            compact,
-            constants.clone(),
-        ));
-        max_g = nw;
+        asm.budget = rest;
+        asm.push_layer(logw, nw, nterms, compact);
     }
-    let id = inp.array::<32>("circuit ID")?;
-    let circuit = Circuit::new(id, dims, constants, layers);
-    if verify_id {
-        check_id(&circuit)?;
-    }
-    Ok(circuit)
+    asm.finish(inp, verify_id)
 }
 
 /// Fails unless the stored ID equals the recomputed one.

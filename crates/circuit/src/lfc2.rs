@@ -7,16 +7,13 @@
 //! indices) whose concatenated segments are the layer's terms; the 32-byte
 //! circuit ID.
 
-use std::sync::Arc;
-
 use longfellow_field::Field;
 
-use crate::budget::Budget;
-use crate::circuit::{Circuit, Compact, Delta, Layer};
+use crate::assemble::Assembly;
+use crate::circuit::{Circuit, Compact, Delta};
 use crate::error::CircuitError;
-use crate::header::{read_constants, validate_layer_dims, RawHeader, WireCheck};
+use crate::header::RawHeader;
 use crate::input::Input;
-use crate::lfc1::check_id;
 use crate::limits::{MAX_DISTINCT_DELTAS, MAX_TABLE, MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
 
 /// LFC2's magic.
@@ -69,17 +66,12 @@ pub(crate) fn read_lfc2<F: Field>(
         });
     }
     let dims = RawHeader::read_validated::<F>(|| Ok(u64::from(inp.uleb28("LFC2 header")?)))?;
-    let mut budget = Budget::default();
-    budget.charge(dims.nconst as u64, core::mem::size_of::<F>())?;
-    let constants: Arc<[F]> = read_constants::<F>(inp, dims.nconst)?.into();
-
-    let mut layers = Vec::with_capacity(dims.nl);
-    let mut total = 0u64;
-    let mut max_g = dims.nv;
-    for j in 0..dims.nl {
+    let nconst = dims.nconst;
+    let mut asm = Assembly::<F>::start(inp, dims)?;
+    for j in 0..asm.dims().nl {
         let logw = u64::from(inp.uleb28("LFC2 layer header")?);
         let nw = u64::from(inp.uleb28("LFC2 layer header")?);
-        let (logw, nw) = validate_layer_dims(logw, nw, j + 1 == dims.nl, &dims)?;
+        let (logw, nw) = asm.layer_dims(logw, nw)?;
 
         let ndeltas = count(inp, "delta table size")? as usize;
         if ndeltas as u64 > MAX_DISTINCT_DELTAS {
@@ -89,18 +81,19 @@ pub(crate) fn read_lfc2<F: Field>(
                 limit: MAX_DISTINCT_DELTAS,
             });
         }
-        budget.charge(ndeltas as u64, core::mem::size_of::<Delta>())?;
+        asm.budget
+            .charge(ndeltas as u64, core::mem::size_of::<Delta>())?;
         let mut deltas = Vec::with_capacity(ndeltas.min(1 << 12));
         for _ in 0..ndeltas {
             let g = zigzag(inp.uleb28("delta")?);
             let h0 = zigzag(inp.uleb28("delta")?);
             let h1 = zigzag(inp.uleb28("delta")?);
-            let k = index(inp, j, "constant", dims.nconst)?;
+            let k = index(inp, j, "constant", nconst)?;
             deltas.push(Delta { g, h0, h1, k });
         }
 
         let nseg = count(inp, "segment count")? as usize;
-        budget.charge(nseg as u64 + 1, 4)?;
+        asm.budget.charge(nseg as u64 + 1, 4)?;
         let mut seg_starts = Vec::with_capacity((nseg + 1).min(1 << 12));
         seg_starts.push(0u32);
         let mut seg_items = Vec::new();
@@ -123,7 +116,7 @@ pub(crate) fn read_lfc2<F: Field>(
             let entries = (seg_items.len() + len) as u64;
             let limit = MAX_TABLE
                 .min(MAX_TERMS_PER_LAYER)
-                .min(MAX_TOTAL_TERMS - total);
+                .min(MAX_TOTAL_TERMS - asm.total_terms());
             if entries > limit {
                 return Err(CircuitError::TooLarge {
                     what: "segment entries in a layer",
@@ -131,7 +124,7 @@ pub(crate) fn read_lfc2<F: Field>(
                     limit,
                 });
             }
-            budget.charge(len as u64, 4)?;
+            asm.budget.charge(len as u64, 4)?;
             for _ in 0..len {
                 seg_items.push(index(inp, j, "delta", deltas.len())?);
             }
@@ -139,7 +132,7 @@ pub(crate) fn read_lfc2<F: Field>(
         }
 
         let ntok = count(inp, "token count")? as usize;
-        budget.charge(ntok as u64, 4)?;
+        asm.budget.charge(ntok as u64, 4)?;
         let mut tokens = Vec::with_capacity(ntok.min(1 << 12));
         let mut nterms = 0u64;
         // One bit per segment (at most 2 MiB for 2^24 segments, which the
@@ -168,14 +161,7 @@ pub(crate) fn read_lfc2<F: Field>(
                 why: "no token uses it",
             });
         }
-        total += nterms;
-        if total > MAX_TOTAL_TERMS {
-            return Err(CircuitError::TooLarge {
-                what: "terms in the circuit",
-                value: total,
-                limit: MAX_TOTAL_TERMS,
-            });
-        }
+        asm.count_terms(nterms)?;
 
         let compact = Compact {
             deltas: deltas.into_boxed_slice(),
@@ -183,7 +169,7 @@ pub(crate) fn read_lfc2<F: Field>(
             seg_items: seg_items.into_boxed_slice(),
             tokens: tokens.into_boxed_slice(),
         };
-        let mut check = WireCheck::new(j, max_g, nw);
+        let mut check = asm.wire_check(nw);
         let mut result = Ok(());
         compact.for_each_delta(|d| {
             if result.is_ok() {
@@ -191,19 +177,7 @@ pub(crate) fn read_lfc2<F: Field>(
             }
         });
         result?;
-        layers.push(Layer::new(
-            logw,
-            nw,
-            nterms as usize,
-            compact,
-            constants.clone(),
-        ));
-        max_g = nw;
+        asm.push_layer(logw, nw, nterms, compact);
     }
-    let id = inp.array::<32>("circuit ID")?;
-    let circuit = Circuit::new(id, dims, constants, layers);
-    if verify_id {
-        check_id(&circuit)?;
-    }
-    Ok(circuit)
+    asm.finish(inp, verify_id)
 }

@@ -31,6 +31,7 @@
 //! so that loading one of them skips recomputing its IDs.
 #![forbid(unsafe_code)]
 
+mod assemble;
 mod budget;
 pub mod catalog;
 mod catalog_data;

@@ -171,3 +171,38 @@ fn proof_without_only_verify_is_refused() {
         "{out:?}"
     );
 }
+
+/// The report names the circuit by its canonical path however it was
+/// given, and the thread count the runs used (`--threads`, or rayon's
+/// default rather than the word "default").
+#[test]
+fn report_names_the_canonical_circuit_and_the_threads_used() {
+    longfellow_testvectors::require!();
+    let given = longfellow_testvectors::path(&format!("google/mdoc/circuits/./{V7_1}.lfa2"));
+    let canonical = std::fs::canonicalize(&given).expect("circuit");
+    let out = Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .args(["bench", "--reference", "--runs", "1", "--warmup", "0"])
+        .args(["--circuit", given.to_str().expect("utf-8 path")])
+        .output()
+        .expect("run longfellow");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains(&format!("circuit   {}\n", canonical.display())),
+        "{stdout}"
+    );
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(
+        stdout.contains(&format!("threads {threads} (rayon default)")),
+        "{stdout}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_longfellow"))
+        .args(["bench", "--only", "load", "--threads", "2"])
+        .args(["--circuit", given.to_str().expect("utf-8 path")])
+        .output()
+        .expect("run longfellow");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(" threads=2"),
+        "{out:?}"
+    );
+}

@@ -22,19 +22,11 @@ fn scratch(name: &str) -> PathBuf {
 /// Writes the reference proof's request (family_name of the reference case)
 /// and DeviceResponse; returns their paths.
 fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
-    let cases: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = cases
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == CASE)
-        .expect("case");
+    let case = longfellow_testvectors::google::mdoc_case(CASE);
     let request = serde_json::json!({
-        "pkx": case["pkx"], "pky": case["pky"],
-        "transcript_hex": case["transcript_hex"],
+        "pkx": format!("0x{}", hex::encode(case.pkx)),
+        "pky": format!("0x{}", hex::encode(case.pky)),
+        "transcript_hex": hex::encode(&case.transcript),
         "now": "2024-10-01T09:00:00Z",
         "doc_type": "org.iso.18013.5.1.mDL",
         "attributes": [{"namespace": "org.iso.18013.5.1", "id": "family_name",
@@ -43,8 +35,7 @@ fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
     let req = scratch(&format!("req-{value_cbor_hex}.json"));
     std::fs::write(&req, request.to_string()).expect("write request");
     let mdoc = scratch("mdoc.cbor");
-    let bytes = hex::decode(case["mdoc_hex"].as_str().expect("mdoc_hex")).expect("hex");
-    std::fs::write(&mdoc, bytes).expect("write mdoc");
+    std::fs::write(&mdoc, &case.mdoc).expect("write mdoc");
     (req, mdoc)
 }
 
@@ -346,4 +337,34 @@ fn prove_refuses_requests_the_strict_reader_refuses() {
         assert!(err.contains(expect), "{name}: {err}");
         assert!(!proof.exists(), "{name}: a proof was written");
     }
+}
+
+/// A proof made for another circuit (Google's stored v6 one-attribute
+/// proof, given to the v7 circuit) is refused with one line that names the
+/// circuit it was made for, not a low-level decoding reason.
+#[test]
+fn verify_names_the_circuit_a_foreign_proof_was_made_for() {
+    longfellow_testvectors::require!();
+    const V6_1: &str = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6";
+    let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V6_1}.bin"));
+    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let out = run(&[
+        "mdoc",
+        "verify",
+        "--circuit",
+        s(&circuit),
+        "--request",
+        s(&req),
+        "--proof",
+        s(&proof),
+    ]);
+    one_line_error(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not match this circuit")
+            && err.contains("made for ZkSpec v6 with 1 attribute"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
 }

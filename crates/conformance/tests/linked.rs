@@ -46,22 +46,14 @@ fn a_changed_byte_or_request_is_rejected() {
     let dir = longfellow_testvectors::vectors_dir();
     let circuit: PathBuf = dir.join(format!("google/mdoc/circuits/{HASH}"));
     let proof = std::fs::read(dir.join(format!("google/mdoc/proofs/{HASH}.bin"))).expect("proof");
-    let cases: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("google/mdoc/cases.json")).expect("cases"))
-            .expect("json");
-    let case = cases
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .expect("case");
-    let s = |k: &str| case[k].as_str().expect(k).to_string();
+    let case =
+        longfellow_testvectors::google::mdoc_case(longfellow_testvectors::google::REFERENCE_CASE);
     let request = MdocRequest {
-        pkx: s("pkx"),
-        pky: s("pky"),
-        transcript: hex::decode(s("transcript_hex")).expect("hex"),
+        pkx: format!("0x{}", hex::encode(case.pkx)),
+        pky: format!("0x{}", hex::encode(case.pky)),
+        transcript: case.transcript,
         now: "2024-10-01T09:00:00Z".into(),
-        doc_type: s("doc_type"),
+        doc_type: case.doc_type,
         attributes: vec![longfellow_conformance::Attribute {
             namespace: "org.iso.18013.5.1".into(),
             id: "family_name".into(),

@@ -194,19 +194,10 @@ fn a_peer_prover_with_one_wrong_byte_is_told_where() {
 #[test]
 fn a_peer_verifier_is_checked_on_stored_and_mutated_proofs() {
     longfellow_testvectors::require!();
-    let cases: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(vectors().join("google/mdoc/cases.json")).expect("cases"),
-    )
-    .expect("json");
-    let transcript = cases
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .expect("reference case")["transcript_hex"]
-        .as_str()
-        .expect("hex")
-        .to_string();
+    let transcript = hex::encode(
+        longfellow_testvectors::google::mdoc_case(longfellow_testvectors::google::REFERENCE_CASE)
+            .transcript,
+    );
     let s = Scripts::new("verifier");
     let mut opts = peer_opts(Family::PeerVerifier);
     // Accepts exactly the stored proof with the reference transcript.

@@ -6,12 +6,7 @@ use super::*;
 use crate::Field;
 use proptest::prelude::*;
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
+use longfellow_test_rng::XorShift64;
 
 /// The reference: the generic N-limb CIOS product.
 fn generic(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
@@ -133,11 +128,11 @@ fn edge_products_match_generic_cios() {
 /// Long dependent chains, as in exponentiation: any slip compounds.
 #[test]
 fn product_chains_match_generic_cios() {
-    let mut s = 0x1357_9bdf_2468_ace0;
+    let mut s = XorShift64(0x1357_9bdf_2468_ace0);
     for _ in 0..200 {
-        let mut x = [0; 4].map(|_: u64| xorshift(&mut s));
+        let mut x = [0; 4].map(|_: u64| s.next_u64());
         x[3] >>= 1;
-        let y = [0; 4].map(|_: u64| xorshift(&mut s) >> 1);
+        let y = [0; 4].map(|_: u64| s.next_u64() >> 1);
         let mut fast = x;
         for _ in 0..500 {
             fast = Fp256::mont_square(&Fp256::mont_mul(&fast, &y));
@@ -153,9 +148,9 @@ fn product_chains_match_generic_cios() {
 
 #[test]
 fn addition_chain_matches_square_and_multiply() {
-    let mut s = 0x0f1e_2d3c_4b5a_6978;
+    let mut s = XorShift64(0x0f1e_2d3c_4b5a_6978);
     for _ in 0..200 {
-        let a = Fp256([0; 4].map(|_: u64| xorshift(&mut s)));
+        let a = Fp256([0; 4].map(|_: u64| s.next_u64()));
         if Fp256::MODULUS.is_reduced(&a.0) == 0 {
             continue;
         }

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use longfellow_field::{Butterfly, Field, Fp128, Fp256, Gf2Kernel, Gf2_128};
+use longfellow_test_rng::XorShift64;
 use proptest::prelude::*;
 
 fn gf_vec(len: usize) -> impl Strategy<Value = Vec<Gf2_128>> {
@@ -196,22 +197,16 @@ fn check_prime_kernels<F: Field>(a: &[F], b: &[F]) {
 /// Long sums: many unreduced products accumulate before the one reduction.
 #[test]
 fn gf_dot_long_vectors() {
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut s = XorShift64(0x9e37_79b9_7f4a_7c15);
     // The wide kernels take 8 (512-bit) or 4 (256-bit) terms or more and
     // leave a short tail; these lengths cover every tail.
     eprintln!("kernels: {}", longfellow_field::kernels());
     for len in [0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1000, 4151] {
         let a: Vec<Gf2_128> = (0..len)
-            .map(|_| Gf2_128::from_u128(((next() as u128) << 64) | next() as u128))
+            .map(|_| Gf2_128::from_u128(s.next_u128()))
             .collect();
         let b: Vec<Gf2_128> = (0..len)
-            .map(|_| Gf2_128::from_u128(((next() as u128) << 64) | next() as u128))
+            .map(|_| Gf2_128::from_u128(s.next_u128()))
             .collect();
         let want = a
             .iter()
@@ -228,12 +223,10 @@ fn gf_dot_long_vectors() {
 /// every tail, on each kernel this CPU has.
 #[test]
 fn gf_slice_kernels_long_vectors() {
-    let mut s = 0x5851_f42d_4c95_7f2du64;
+    let mut s = XorShift64(0x5851_f42d_4c95_7f2d);
     let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        Gf2_128::from_u128(((s as u128) << 64) | s.rotate_left(17) as u128)
+        let x = s.next_u64();
+        Gf2_128::from_u128(((x as u128) << 64) | x.rotate_left(17) as u128)
     };
     for len in [13usize, 64, 257] {
         let x: Vec<Gf2_128> = (0..len).map(|_| next()).collect();
@@ -318,15 +311,12 @@ fn fp256_dot_extremes() {
             assert_eq!(Fp256::dot(&a, &b), want, "len {len}");
         }
     }
-    let mut s = 0x0123_4567_89ab_cdefu64;
+    let mut s = XorShift64(0x0123_4567_89ab_cdef);
     let a: Vec<Fp256> = (0..3000)
         .map(|_| {
             let mut bytes = [0u8; 32];
             for chunk in bytes.chunks_exact_mut(8) {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                chunk.copy_from_slice(&s.to_le_bytes());
+                chunk.copy_from_slice(&s.next_u64().to_le_bytes());
             }
             Fp256::from_uniform_bytes(&bytes).unwrap_or(m1)
         })

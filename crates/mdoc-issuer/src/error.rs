@@ -60,6 +60,10 @@ pub enum IssuerError {
         from: String,
         until: String,
     },
+    /// The library's request reader refused the request this crate wrote
+    /// (a value the prover and verifier would refuse as well).
+    #[error("request refused by the library's reader: {0}")]
+    Request(String),
     /// Encoding failed (writing to memory cannot; kept so no path panics).
     #[error("encoding failed: {0}")]
     Encode(String),

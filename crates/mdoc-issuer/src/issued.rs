@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::builder::namespaces_in_order;
 use crate::date::Tdate;
 use crate::error::IssuerError;
+use longfellow_mdoc::MdocRequest;
 
 /// One data element: namespace, elementIdentifier and the CBOR encoding of
 /// its elementValue.
@@ -78,6 +79,15 @@ impl ProofRequest {
     /// Pretty-printed `REQ.json`.
     pub fn to_json(&self) -> Result<String, IssuerError> {
         serde_json::to_string_pretty(self).map_err(|e| IssuerError::Encode(e.to_string()))
+    }
+
+    /// The request as the prover and verifier take it, read back from
+    /// [`Self::to_json`] through the library's one strict reader
+    /// ([`MdocRequest::from_json`]), so what a tool or test proves is
+    /// exactly what a relying party's `REQ.json` would say.
+    pub fn to_mdoc_request(&self) -> Result<MdocRequest, IssuerError> {
+        MdocRequest::from_json(self.to_json()?.as_bytes())
+            .map_err(|e| IssuerError::Request(e.to_string()))
     }
 }
 

@@ -7,39 +7,26 @@ use longfellow_mdoc::{MdocRequest, RequestedAttribute, Verifier};
 use longfellow_mdoc_prover::Prover;
 use longfellow_random::MdocLcg;
 
-const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+use longfellow_testvectors::google::{
+    mdoc_case, REFERENCE_CASE, REFERENCE_DOC_TYPE, REFERENCE_NAMESPACE, REFERENCE_NOW, V7_1,
+};
 
-fn hex32(s: &str) -> [u8; 32] {
-    let v = hex::decode(s.trim_start_matches("0x")).expect("hex");
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(&v);
-    out
-}
-
+/// The stored v7 one-attribute proof's statement: family_name of the
+/// reference case at the reference time.
 fn inputs() -> (MdocRequest, Vec<u8>) {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = json
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .expect("case");
-    let s = |k: &str| case[k].as_str().expect(k);
+    let case = mdoc_case(REFERENCE_CASE);
     let request = MdocRequest {
-        issuer_pk: (hex32(s("pkx")), hex32(s("pky"))),
-        transcript: hex::decode(s("transcript_hex")).expect("transcript"),
-        now: *b"2024-10-01T09:00:00Z",
-        doc_type: "org.iso.18013.5.1.mDL".into(),
+        issuer_pk: (case.pkx, case.pky),
+        transcript: case.transcript,
+        now: *REFERENCE_NOW,
+        doc_type: REFERENCE_DOC_TYPE.into(),
         attributes: vec![RequestedAttribute {
-            namespace: "org.iso.18013.5.1".into(),
+            namespace: REFERENCE_NAMESPACE.into(),
             id: "family_name".into(),
             value_cbor: b"\x6aMustermann".to_vec(),
         }],
     };
-    (request, hex::decode(s("mdoc_hex")).expect("mdoc"))
+    (request, case.mdoc)
 }
 
 fn bench(c: &mut Criterion) {

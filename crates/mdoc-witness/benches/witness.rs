@@ -8,20 +8,9 @@ use longfellow_mdoc_witness::{
 };
 
 fn reference_case() -> (Vec<u8>, MdocRequest) {
-    let json: serde_json::Value = serde_json::from_str(&longfellow_testvectors::read_to_string(
-        "google/mdoc/cases.json",
-    ))
-    .expect("cases.json");
-    let case = json
-        .as_array()
-        .expect("array")
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .expect("case");
-    let s = |k: &str| case[k].as_str().expect(k);
-    let coord =
-        |k: &str| longfellow_mdoc_witness::public::parse_coordinate(s(k)).expect("coordinate");
-    let mdoc = hex::decode(s("mdoc_hex")).expect("hex");
+    let case =
+        longfellow_testvectors::google::mdoc_case(longfellow_testvectors::google::REFERENCE_CASE);
+    let mdoc = case.mdoc;
     let parsed = parse_device_response(&mdoc).expect("parse");
     let attributes = parsed
         .items
@@ -34,10 +23,10 @@ fn reference_case() -> (Vec<u8>, MdocRequest) {
         })
         .collect();
     let request = MdocRequest {
-        issuer_pk: (coord("pkx"), coord("pky")),
-        transcript: hex::decode(s("transcript_hex")).expect("hex"),
-        now: s("now").as_bytes().try_into().expect("now"),
-        doc_type: s("doc_type").into(),
+        issuer_pk: (case.pkx, case.pky),
+        transcript: case.transcript,
+        now: case.now.as_bytes().try_into().expect("now"),
+        doc_type: case.doc_type,
         attributes,
     };
     (mdoc, request)

@@ -44,14 +44,8 @@ fn load_case() -> common::Case {
 
 /// The reference generator's first 96 bytes as six prover MAC keys.
 fn prover_keys() -> [[u128; 2]; 3] {
-    let mut state: u64 = 42;
     let mut bytes = [0u8; longfellow_mdoc_witness::mac::PROVER_KEY_BYTES];
-    for byte in &mut bytes {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1);
-        *byte = (state >> 56) as u8;
-    }
+    longfellow_test_rng::Lcg64::reference(42).fill(&mut bytes);
     longfellow_mdoc_witness::mac::prover_keys_from_bytes(&bytes)
 }
 

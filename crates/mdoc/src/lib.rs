@@ -35,6 +35,7 @@
 
 pub mod json;
 pub mod proof;
+pub mod proof_shape;
 pub mod public;
 mod request;
 pub mod spec;

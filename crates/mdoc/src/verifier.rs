@@ -11,7 +11,7 @@
 
 use longfellow_circuit::CircuitPair;
 use longfellow_field::{Field, Fp256, Gf2_128};
-use longfellow_ligero::LigeroError;
+use longfellow_ligero::{LigeroError, LigeroParams};
 use longfellow_transcript::Transcript;
 use longfellow_zk::{ZkError, ZkVerifier};
 
@@ -89,9 +89,28 @@ pub enum VerifyError {
     #[error("{0}")]
     InvalidRequest(#[from] RequestError),
     /// The proof bytes are not a proof for this circuit pair (truncated,
-    /// trailing bytes, non-canonical elements, or made for other circuits).
-    #[error("malformed proof: {0}")]
+    /// trailing bytes, non-canonical elements, or made for a circuit this
+    /// library does not know the shape of).
+    #[error("malformed proof (it does not decode for this circuit pair): {0}")]
     Malformed(#[from] ProofFormatError),
+    /// The proof does not decode for this circuit pair but fits the shape
+    /// of another published circuit exactly: it was made for that one
+    /// ([`crate::proof_shape`]).
+    #[error(
+        "the proof does not match this circuit (ZkSpec v{version}, {attributes} attribute(s)): \
+         it was made for {}",
+        circuit_list(made_for)
+    )]
+    ProofForOtherCircuit {
+        /// This pair's ZkSpec version.
+        version: u32,
+        /// This pair's attribute count.
+        attributes: usize,
+        /// (version, attributes) of the circuits the proof fits.
+        made_for: Vec<(u32, usize)>,
+        /// How decoding for this pair failed.
+        detail: ProofFormatError,
+    },
     /// One circuit's proof was decoded but rejected.
     #[error("{circuit} proof rejected: {check}")]
     Rejected {
@@ -109,6 +128,15 @@ pub enum VerifyError {
         /// The lower layer's error.
         source: ZkError,
     },
+}
+
+/// "v7 with 1 attribute(s)" or several such joined by "or".
+fn circuit_list(circuits: &[(u32, usize)]) -> String {
+    circuits
+        .iter()
+        .map(|(v, n)| format!("ZkSpec v{v} with {n} attribute(s)"))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 impl VerifyError {
@@ -277,14 +305,43 @@ impl<'a> Verifier<'a> {
         &self.spec
     }
 
-    /// Decodes proof bytes for this pair.
+    /// The hash circuit's Ligero parameters.
+    pub fn hash_ligero_params(&self) -> &LigeroParams {
+        self.hash.ligero_params()
+    }
+
+    /// The signature circuit's Ligero parameters.
+    pub fn sig_ligero_params(&self) -> &LigeroParams {
+        self.sig.ligero_params()
+    }
+
+    /// Decodes proof bytes for this pair. Bytes that do not decode but fit
+    /// another published circuit's proof shape are reported as
+    /// [`VerifyError::ProofForOtherCircuit`].
     pub fn read_proof(&self, proof: &[u8]) -> Result<MdocProof, VerifyError> {
-        Ok(MdocProof::read(
+        MdocProof::read(
             self.pair,
             self.hash.ligero_params(),
             self.sig.ligero_params(),
             proof,
-        )?)
+        )
+        .map_err(|detail| {
+            let this = (self.spec.info.version, self.spec.info.num_attributes);
+            let made_for: Vec<_> = crate::proof_shape::circuits_fitting(proof)
+                .into_iter()
+                .filter(|c| *c != this)
+                .collect();
+            if made_for.is_empty() {
+                VerifyError::Malformed(detail)
+            } else {
+                VerifyError::ProofForOtherCircuit {
+                    version: this.0,
+                    attributes: this.1,
+                    made_for,
+                    detail,
+                }
+            }
+        })
     }
 
     /// Accepts `proof` for `request`, or says why not.

@@ -111,15 +111,43 @@ fn statement_changes_are_rejected() {
     ));
 }
 
+/// A proof made for another published circuit is not "malformed" with a
+/// low-level decoding reason: the error says the proof does not match
+/// this circuit and names the circuit it was made for (issue 13: it used
+/// to say "invalid run length in opened columns").
 #[test]
-fn proofs_for_other_circuits_are_malformed() {
+fn a_proof_for_another_circuit_names_the_circuit_it_was_made_for() {
     longfellow_testvectors::require!();
-    let (request, _) = common::request(1);
-    for other in [V7_2, V6_1] {
-        let proof = common::stored_proof(other);
+    // (verifier's circuit, its attribute count, proof's circuit, its (version, attributes)).
+    let cases = [
+        (V7_2, 2, V7_1, (7, 1)),
+        (V6_1, 1, V7_1, (7, 1)),
+        (V7_1, 1, V7_2, (7, 2)),
+        (V7_1, 1, V6_1, (6, 1)),
+    ];
+    for (circuit, n, made_with, want) in cases {
+        let pair = common::load(circuit);
+        let (request, _) = common::request(n);
+        let proof = common::stored_proof(made_with);
+        let err = Verifier::new(&pair)
+            .expect("verifier")
+            .verify(&request, &proof)
+            .expect_err("a proof for another circuit");
+        let message = err.to_string();
+        match &err {
+            VerifyError::ProofForOtherCircuit { made_for, .. } => {
+                assert_eq!(made_for, &vec![want], "{message}")
+            }
+            other => panic!("{made_with} against {circuit}: {other:?}"),
+        }
         assert!(
-            matches!(verify(&request, &proof), Err(VerifyError::Malformed(_))),
-            "proof for {other}"
+            message.contains("does not match this circuit")
+                && message.contains(&format!(
+                    "made for ZkSpec v{} with {} attribute",
+                    want.0, want.1
+                ))
+                && !message.contains("run length"),
+            "{message}"
         );
     }
 }
@@ -181,9 +209,9 @@ fn arbitrary_mutations_never_panic_and_never_pass() {
     let (request, _) = common::request(1);
     let proof = common::stored_proof(V7_1);
     // A fixed spread of positions and masks over the whole proof.
-    let mut s: u64 = 7;
+    let mut lcg = longfellow_test_rng::Lcg64::reference(7);
     for _ in 0..12 {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let s = lcg.next_state();
         let at = (s >> 33) as usize % proof.len();
         let mask = ((s >> 20) as u8) | 1;
         let mut p = proof.clone();

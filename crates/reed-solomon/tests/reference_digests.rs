@@ -15,21 +15,10 @@
 
 use longfellow_field::{Fp256, Gf2_128};
 use longfellow_reed_solomon::{RsEncoder, RsField};
+use longfellow_test_rng::Lcg64;
 use sha2::{Digest, Sha256};
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn byte(&mut self) -> u8 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 56) as u8
-    }
-}
-
-fn check<F: RsField>(lcg: &mut Lcg, k: usize, n: usize, digest: &str) {
+fn check<F: RsField>(lcg: &mut Lcg64, k: usize, n: usize, digest: &str) {
     let mut row = vec![F::ZERO; n];
     for x in &mut row[..k] {
         let mut bytes: Vec<u8> = (0..F::BYTES).map(|_| lcg.byte()).collect();
@@ -48,7 +37,7 @@ fn check<F: RsField>(lcg: &mut Lcg, k: usize, n: usize, digest: &str) {
 
 #[test]
 fn matches_cpp_reference() {
-    let mut lcg = Lcg(0x1234567);
+    let mut lcg = Lcg64::mmix(0x1234567);
     let p256: &[(usize, usize, &str)] = &[
         (
             455,

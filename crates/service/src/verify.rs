@@ -253,7 +253,8 @@ pub(crate) fn verify_expected(
         Ok(()) => Verdict::checked(true, &claims, None, "verified"),
         Err(e) => {
             let reason = match e {
-                longfellow_mdoc::VerifyError::Malformed(_) => "malformed_proof",
+                longfellow_mdoc::VerifyError::Malformed(_)
+                | longfellow_mdoc::VerifyError::ProofForOtherCircuit { .. } => "malformed_proof",
                 longfellow_mdoc::VerifyError::Request(_) => "attribute_not_provable",
                 _ => "proof_rejected",
             };

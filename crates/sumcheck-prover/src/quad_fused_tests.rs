@@ -6,16 +6,14 @@
 use super::*;
 use longfellow_field::{Fp256, Gf2_128};
 
-/// A deterministic generator (SplitMix64): no test depends on a seed's luck.
-struct Gen(u64);
+use longfellow_test_rng::SplitMix64;
+
+/// Test inputs from SplitMix64: no test depends on a seed's luck.
+struct Gen(SplitMix64);
 
 impl Gen {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn element<F: Field>(&mut self) -> F {
@@ -67,7 +65,7 @@ fn plain_coefficients<F: Field>(
 }
 
 fn check<F: Field>(seed: u64, bits: u32, density: u64, n_max: usize) {
-    let mut g = Gen(seed);
+    let mut g = Gen(SplitMix64(seed));
     let quad: HQuad<F> = form(&mut g, bits, density, n_max);
     let width = 1usize << bits;
     for hand in 0..2 {

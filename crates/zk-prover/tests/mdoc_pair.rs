@@ -10,7 +10,6 @@ use longfellow_random::{random_element, MdocLcg};
 use longfellow_transcript::Transcript;
 use longfellow_zk::{ZkParams, ZkProof, ZkVerifier};
 use longfellow_zk_prover::ZkProver;
-use serde_json::Value;
 
 const SPEC: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 
@@ -35,15 +34,9 @@ fn v7_one_attribute_proof() {
         "google/mdoc/proofs/{SPEC}_sig_witness.bin"
     )));
     let want = longfellow_testvectors::read(&format!("google/mdoc/proofs/{SPEC}.bin"));
-    let cases: Value =
-        serde_json::from_slice(&longfellow_testvectors::read("google/mdoc/cases.json")).unwrap();
-    let case = cases
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "birthdate_1971_09_01-mdoc[3].json")
-        .unwrap();
-    let session = hex::decode(case["transcript_hex"].as_str().unwrap()).unwrap();
+    let session =
+        longfellow_testvectors::google::mdoc_case(longfellow_testvectors::google::REFERENCE_CASE)
+            .transcript;
 
     let hash_params = ZkParams {
         rateinv: 7,

@@ -176,7 +176,12 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
     let t = Stamp::now();
     let pair = load(path)?;
     let l = t.lap().0;
-    println!("load_ms={:.3} load_cpu_ms={:.3}", l.wall_ms, l.cpu_ms);
+    println!(
+        "load_ms={:.3} load_cpu_ms={:.3} threads={}",
+        l.wall_ms,
+        l.cpu_ms,
+        rayon::current_num_threads()
+    );
     if role == Only::Load {
         return print_rss();
     }
@@ -235,10 +240,37 @@ fn print_rss() -> Result<(), CliError> {
     Ok(())
 }
 
+/// The circuit file as the runs read it: its canonical path (no `..`, no
+/// symlinks), so a report names one file however it was given.
+fn canonical(path: &Path) -> Result<PathBuf, CliError> {
+    std::fs::canonicalize(path).map_err(|e| err(format!("{}: {e}", path.display())))
+}
+
+/// "longfellow bench · <circuit file> · N thread(s) · median of R runs".
+fn plot_title(circuit: &Path, threads: usize, runs: usize) -> String {
+    let name = circuit.file_name().map_or_else(
+        || circuit.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let chars: Vec<char> = name.chars().collect();
+    let short = if chars.len() > 24 {
+        let head: String = chars[..12].iter().collect();
+        let tail: String = chars[chars.len() - 8..].iter().collect();
+        format!("{head}…{tail}")
+    } else {
+        name
+    };
+    format!("longfellow bench · {short} · {threads} thread(s) · median of {runs} run(s)")
+}
+
 fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
+    let threads = rayon::current_num_threads();
+    let progress = std::io::stderr().is_terminal();
+    if progress {
+        eprintln!("bench: circuit {}, {threads} thread(s)", path.display());
+    }
     let spec = spec_of(&load(path)?)?;
     let inputs = inputs(args, path, &spec)?;
-    let progress = std::io::stderr().is_terminal();
     let total = args.warmup + args.runs;
     let mut runs: Vec<Run> = Vec::new();
     let mut proof = Vec::new();
@@ -263,7 +295,8 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
     let ctx = report::Context {
         circuit: path.display().to_string(),
         case: inputs.label.clone(),
-        threads: args.threads.map(|t| t as usize),
+        threads,
+        threads_requested: args.threads.is_some(),
         warmup: args.warmup as usize,
         proof_bytes: proof.len(),
         peak_rss_kib: peak_rss_kib(),
@@ -277,12 +310,19 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
         std::fs::write(p, text + "\n").map_err(|e| err(format!("{}: {e}", p.display())))?;
     }
     if let Some(p) = &args.plot {
-        let bars: Vec<(&str, f64)> = PHASES
+        let bars: Vec<plot::Bar<'_>> = PHASES
             .iter()
             .enumerate()
-            .map(|(i, name)| (*name, phase_summary(&runs, i).0.map_or(0.0, |s| s.median)))
+            .map(|(i, name)| {
+                let (wall, cpu) = phase_summary(&runs, i);
+                plot::Bar {
+                    phase: name,
+                    wall_ms: wall.map_or(0.0, |s| s.median),
+                    cpu_ms: cpu.map_or(f64::NAN, |s| s.median),
+                }
+            })
             .collect();
-        let title = format!("longfellow bench: median wall ms over {} runs", runs.len());
+        let title = plot_title(path, threads, runs.len());
         plot::bar_chart(p, &title, &bars).map_err(|e| err(format!("{}: {e}", p.display())))?;
     }
     Ok(())
@@ -291,11 +331,16 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
 fn print_table(ctx: &report::Context, runs: &[Run], reference: Option<bool>) {
     println!("circuit   {}", ctx.circuit);
     println!("case      {}", ctx.case);
-    let threads = ctx.threads.map_or("default".to_string(), |t| t.to_string());
+    let chosen = if ctx.threads_requested {
+        "--threads"
+    } else {
+        "rayon default"
+    };
     println!(
-        "runs      {} (+{} warm-up), threads {threads}",
+        "runs      {} (+{} warm-up), threads {} ({chosen})",
         runs.len(),
-        ctx.warmup
+        ctx.warmup,
+        ctx.threads
     );
     println!("kernels   {}", longfellow_field::kernels());
     println!(
@@ -366,7 +411,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.proof.is_some() && args.only != Some(Only::Verify) {
         return Err(err("--proof is used only with --only verify"));
     }
-    let path = circuit_path(args.circuit.clone())?;
+    let path = canonical(&circuit_path(args.circuit.clone())?)?;
     let go = || match args.only {
         Some(role) => only(&args, role, &path),
         None => bench(&args, &path),
@@ -378,5 +423,20 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             .map_err(err)?
             .install(go),
         None => go(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plot_title_names_the_circuit_file_and_the_threads() {
+        let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+        let t = plot_title(&Path::new("/c").join(format!("{hash}.lfa2")), 3, 5);
+        assert!(t.contains("8d0792117152…182121.lfa2"), "{t}");
+        assert!(t.contains("3 thread(s)") && t.contains("5 run(s)"), "{t}");
+        let t = plot_title(Path::new("pair.lfa2"), 1, 1);
+        assert!(t.contains("pair.lfa2 · 1 thread(s)"), "{t}");
     }
 }

@@ -123,18 +123,10 @@ pub(crate) fn witness_request(r: &MdocRequest) -> Result<WitnessRequest, CheckEr
 
 /// The reference generator's first 96 bytes as six prover MAC keys.
 fn prover_keys() -> [[u128; 2]; 3] {
-    let mut state = REFERENCE_SEED;
-    let mut next = || {
-        let mut b = [0u8; 16];
-        for byte in &mut b {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            *byte = (state >> 56) as u8;
-        }
-        u128::from_le_bytes(b)
-    };
-    std::array::from_fn(|_| [next(), next()])
+    use longfellow_random::RngCore;
+    let mut bytes = [0u8; longfellow_mdoc_witness::mac::PROVER_KEY_BYTES];
+    longfellow_random::MdocLcg::new(REFERENCE_SEED).fill_bytes(&mut bytes);
+    longfellow_mdoc_witness::mac::prover_keys_from_bytes(&bytes)
 }
 
 /// What public input `i` of the signature circuit holds (layout in the

@@ -78,27 +78,19 @@ pub(crate) const fn pow_schoolbook(a: u128, e: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use longfellow_test_rng::XorShift64;
 
     /// Both variants against the oracle, whichever this target uses.
     fn variants(a: u128, b: u128) -> [u128; 2] {
         [comb64::clmul128(a, b), comb32::clmul128(a, b)].map(|(lo, hi)| reduce(lo, hi))
     }
 
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
     #[test]
     fn mul_matches_schoolbook() {
-        let mut s = 0x0123_4567_89ab_cdef;
+        let mut s = XorShift64(0x0123_4567_89ab_cdef);
         let mut cases = vec![(u128::MAX, u128::MAX), (1 << 127, 1 << 127), (0, u128::MAX)];
         for _ in 0..20_000 {
-            let a = ((xorshift(&mut s) as u128) << 64) | xorshift(&mut s) as u128;
-            let b = ((xorshift(&mut s) as u128) << 64) | xorshift(&mut s) as u128;
-            cases.push((a, b));
+            cases.push((s.next_u128(), s.next_u128()));
         }
         for (a, b) in cases {
             let want = mul_schoolbook(a, b);

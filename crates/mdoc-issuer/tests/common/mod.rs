@@ -7,8 +7,7 @@ use std::time::Duration;
 use longfellow_mdoc_issuer::{
     dc_api_session_transcript, DeviceKey, IssuedMdoc, IssuerKey, MdocBuilder, Tdate,
 };
-use longfellow_mdoc_witness::public::parse_coordinate;
-use longfellow_mdoc_witness::{MacInputs, MdocRequest, RequestedAttribute};
+use longfellow_mdoc_witness::{MacInputs, MdocRequest};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
@@ -51,35 +50,14 @@ pub fn issue(builder: MdocBuilder, seed: u64) -> IssuedMdoc {
 
 /// The request for `ids` at `now`, through its JSON form.
 pub fn request(mdoc: &IssuedMdoc, now: Tdate, ids: &[&str]) -> MdocRequest {
-    let json = mdoc
-        .request(now, ids)
+    mdoc.request(now, ids)
         .expect("request")
-        .to_json()
-        .expect("json");
-    request_from_json(&json)
+        .to_mdoc_request()
+        .expect("the library reads the request back")
 }
 
-/// Reads `REQ.json` as `docs/cli-contract.md` describes it.
+/// Reads `REQ.json` as `docs/cli-contract.md` describes it, through the
+/// library's reader.
 pub fn request_from_json(json: &str) -> MdocRequest {
-    let v: serde_json::Value = serde_json::from_str(json).expect("json");
-    let s = |k: &str| v[k].as_str().expect(k).to_owned();
-    MdocRequest {
-        issuer_pk: (
-            parse_coordinate(&s("pkx")).expect("pkx"),
-            parse_coordinate(&s("pky")).expect("pky"),
-        ),
-        transcript: hex::decode(s("transcript_hex")).expect("hex"),
-        now: s("now").as_bytes().try_into().expect("20 bytes"),
-        doc_type: s("doc_type"),
-        attributes: v["attributes"]
-            .as_array()
-            .expect("array")
-            .iter()
-            .map(|a| RequestedAttribute {
-                namespace: a["namespace"].as_str().expect("namespace").into(),
-                id: a["id"].as_str().expect("id").into(),
-                value_cbor: hex::decode(a["value_cbor_hex"].as_str().expect("value")).expect("hex"),
-            })
-            .collect(),
-    }
+    MdocRequest::from_json(json.as_bytes()).expect("request JSON")
 }

@@ -1,6 +1,7 @@
 //! Unit tests of the FFT machinery against definitions.
 
 use longfellow_field::{Field, Fp128, Fp256};
+use longfellow_test_rng::XorShift64Star;
 
 use super::fft::{bit_reverse, dif, dit, twiddle_table};
 use super::fp2::Fp2;
@@ -8,16 +9,12 @@ use super::roots::{fp2_two_adic_root, prime_two_adic_root, BigUint};
 
 /// Deterministic pseudo-random elements (xorshift64*), no external RNG.
 fn elements<F: Field>(count: usize, seed: u64) -> Vec<F> {
-    let mut s = seed | 1;
+    let mut s = XorShift64Star(seed | 1);
     (0..count)
         .map(|_| {
             let mut x = F::ZERO;
             for _ in 0..4 {
-                s ^= s >> 12;
-                s ^= s << 25;
-                s ^= s >> 27;
-                x = x * F::from_u64(1 << 32)
-                    + F::from_u64(s.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 32);
+                x = x * F::from_u64(1 << 32) + F::from_u64(s.next_u64() >> 32);
             }
             x
         })

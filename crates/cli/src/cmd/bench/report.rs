@@ -78,9 +78,13 @@ pub fn csv(runs: &[Run]) -> String {
 /// What the JSON summary says besides the phases.
 #[derive(Debug)]
 pub struct Context {
+    /// The circuit file's canonical path.
     pub circuit: String,
     pub case: String,
-    pub threads: Option<usize>,
+    /// Threads of the rayon pool the runs used.
+    pub threads: usize,
+    /// Whether `--threads` chose them (else rayon's default: one per CPU).
+    pub threads_requested: bool,
     pub warmup: usize,
     pub proof_bytes: usize,
     pub peak_rss_kib: Option<u64>,
