@@ -23,7 +23,7 @@ mod policy;
 mod verify;
 
 pub use circuits::{load_circuit_dir, Circuits, LoadError};
-pub use http::{router, serve, AppState, Limits};
+pub use http::{check_body, router, serve, AppState, Limits};
 pub use metrics::Metrics;
 pub use policy::Policy;
 pub use verify::{verify_request, Verdict};
