@@ -144,8 +144,16 @@ fn run(data: &[u8]) {
                 // SAFETY: as above; `proof`/`proof_len` are writable.
                 let code = unsafe {
                     prove(
-                        &circuit, &blob, &pkx, &pky, &transcript, &attrs, &now,
-                        &mut proof, &mut proof_len, &spec,
+                        &circuit,
+                        &blob,
+                        &pkx,
+                        &pky,
+                        &transcript,
+                        &attrs,
+                        &now,
+                        &mut proof,
+                        &mut proof_len,
+                        &spec,
                     )
                 };
                 if code == MdocProverErrorCode::Success {
@@ -180,7 +188,10 @@ fn run(data: &[u8]) {
             } else {
                 // The row found is one of the table's.
                 let i = kZkSpecs.as_ptr_range();
-                assert!(i.contains(&found), "find_zk_spec returned a pointer outside kZkSpecs");
+                assert!(
+                    i.contains(&found),
+                    "find_zk_spec returned a pointer outside kZkSpecs"
+                );
             }
         }
     }

@@ -52,7 +52,11 @@ fn run(data: &[u8]) {
     match verdict.status {
         200 => assert!(verdict.body.get("Status").is_some(), "{verdict:?}"),
         400 => assert!(
-            verdict.body.get("error").and_then(|e| e.as_str()).is_some_and(|m| !m.is_empty()),
+            verdict
+                .body
+                .get("error")
+                .and_then(|e| e.as_str())
+                .is_some_and(|m| !m.is_empty()),
             "{verdict:?}"
         ),
         _ => panic!("a request body produced {verdict:?}"),

@@ -5,7 +5,9 @@
 //! `documentData` payload decoded on its own.
 #![cfg_attr(feature = "libfuzzer", no_main)]
 
-use longfellow_mdoc_response::{decode, decode_document_data, encode, encode_document_data, Limits};
+use longfellow_mdoc_response::{
+    decode, decode_document_data, encode, encode_document_data, Limits,
+};
 
 #[cfg(feature = "libfuzzer")]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
@@ -22,7 +24,11 @@ fn run(data: &[u8]) {
         let bytes = encode(&response).expect("a decoded response encodes");
         let again = decode(&bytes).expect("an encoded response decodes");
         assert_eq!(again, response, "decode(encode(r)) != r");
-        assert_eq!(encode(&again).as_deref(), Ok(&bytes[..]), "encoding is not stable");
+        assert_eq!(
+            encode(&again).as_deref(),
+            Ok(&bytes[..]),
+            "encoding is not stable"
+        );
     }
     if let Ok(data) = decode_document_data(data, &Limits::default()) {
         let bytes = encode_document_data(&data).expect("decoded documentData encodes");

@@ -147,11 +147,16 @@ fn circuit_id_and_find_zk_spec_refuse_every_file() {
     for (name, bytes) in hostile::files() {
         let mut id = [0u8; 32];
         // SAFETY: `id` is 32 writable bytes; the buffer is `bytes`.
-        let ok = unsafe { mdoc_zk::circuit_id(id.as_mut_ptr(), bytes.as_ptr(), bytes.len(), ptr::null()) };
+        let ok = unsafe {
+            mdoc_zk::circuit_id(id.as_mut_ptr(), bytes.as_ptr(), bytes.len(), ptr::null())
+        };
         assert_eq!(ok, 0, "circuit_id {name}");
         clean_failure(&format!("circuit_id {name}"));
         let t = text(&bytes);
-        for (what, sys, h) in [("system", t.as_c_str(), hash.as_c_str()), ("hash", system, t.as_c_str())] {
+        for (what, sys, h) in [
+            ("system", t.as_c_str(), hash.as_c_str()),
+            ("hash", system, t.as_c_str()),
+        ] {
             // SAFETY: both NUL-terminated.
             let found = unsafe { mdoc_zk::find_zk_spec(sys.as_ptr(), h.as_ptr()) };
             assert!(found.is_null(), "find_zk_spec {what} = {name}");
@@ -166,10 +171,34 @@ fn every_file_as_circuit_key_or_time() {
     for (name, bytes) in hostile::files() {
         let t = text(&bytes);
         let mut cases: Vec<(&str, Args)> = Vec::new();
-        cases.push(("circuit", Args { circuit: bytes.clone(), ..valid() }));
-        cases.push(("pkx", Args { pkx: t.clone(), ..valid() }));
-        cases.push(("pky", Args { pky: t.clone(), ..valid() }));
-        cases.push(("now", Args { now: t.clone(), ..valid() }));
+        cases.push((
+            "circuit",
+            Args {
+                circuit: bytes.clone(),
+                ..valid()
+            },
+        ));
+        cases.push((
+            "pkx",
+            Args {
+                pkx: t.clone(),
+                ..valid()
+            },
+        ));
+        cases.push((
+            "pky",
+            Args {
+                pky: t.clone(),
+                ..valid()
+            },
+        ));
+        cases.push((
+            "now",
+            Args {
+                now: t.clone(),
+                ..valid()
+            },
+        ));
         for (role, a) in cases {
             let code = verify(&a, &[0u8; 64]);
             assert_ne!(code, V::Success, "verifier {role} = {name}");
@@ -177,7 +206,11 @@ fn every_file_as_circuit_key_or_time() {
             #[cfg(not(feature = "multipaz"))]
             {
                 let code = prove(&a);
-                assert_ne!(code, mdoc_zk::abi::MdocProverErrorCode::Success, "prover {role} = {name}");
+                assert_ne!(
+                    code,
+                    mdoc_zk::abi::MdocProverErrorCode::Success,
+                    "prover {role} = {name}"
+                );
                 clean_failure(&format!("prover {role} = {name}"));
             }
         }
@@ -193,8 +226,15 @@ fn every_file_as_proof_or_credential() {
         clean_failure(&format!("verifier proof = {name}"));
         #[cfg(not(feature = "multipaz"))]
         {
-            let a = Args { mdoc: bytes.clone(), ..valid() };
-            assert_ne!(prove(&a), mdoc_zk::abi::MdocProverErrorCode::Success, "mdoc {name}");
+            let a = Args {
+                mdoc: bytes.clone(),
+                ..valid()
+            };
+            assert_ne!(
+                prove(&a),
+                mdoc_zk::abi::MdocProverErrorCode::Success,
+                "mdoc {name}"
+            );
             clean_failure(&format!("prover mdoc = {name}"));
         }
     }

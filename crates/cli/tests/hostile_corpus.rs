@@ -108,24 +108,78 @@ fn every_file_as_a_circuit_or_a_request() {
         let runs: [(&str, Vec<&str>); 5] = [
             (
                 "verify --circuit",
-                vec!["mdoc", "verify", "--circuit", s(&f), "--request", s(&v.request), "--proof", s(&v.proof)],
+                vec![
+                    "mdoc",
+                    "verify",
+                    "--circuit",
+                    s(&f),
+                    "--request",
+                    s(&v.request),
+                    "--proof",
+                    s(&v.proof),
+                ],
             ),
             (
                 "verify --request",
-                vec!["mdoc", "verify", "--circuit", s(&v.circuit), "--request", s(&f), "--proof", s(&v.proof)],
+                vec![
+                    "mdoc",
+                    "verify",
+                    "--circuit",
+                    s(&v.circuit),
+                    "--request",
+                    s(&f),
+                    "--proof",
+                    s(&v.proof),
+                ],
             ),
             (
                 "prove --circuit",
-                vec!["mdoc", "prove", "--circuit", s(&f), "--request", s(&v.request), "--mdoc", s(&v.mdoc), "--out", "/nonexistent/proof"],
+                vec![
+                    "mdoc",
+                    "prove",
+                    "--circuit",
+                    s(&f),
+                    "--request",
+                    s(&v.request),
+                    "--mdoc",
+                    s(&v.mdoc),
+                    "--out",
+                    "/nonexistent/proof",
+                ],
             ),
             (
                 "prove --request",
-                vec!["mdoc", "prove", "--circuit", s(&v.circuit), "--request", s(&f), "--mdoc", s(&v.mdoc), "--out", "/nonexistent/proof"],
+                vec![
+                    "mdoc",
+                    "prove",
+                    "--circuit",
+                    s(&v.circuit),
+                    "--request",
+                    s(&f),
+                    "--mdoc",
+                    s(&v.mdoc),
+                    "--out",
+                    "/nonexistent/proof",
+                ],
             ),
             (
                 "present --circuit",
-                vec!["mdoc", "present", "--circuit", s(&f), "--mdoc", s(&v.mdoc), "--transcript", s(&v.transcript),
-                     "--attribute", "org.iso.18013.5.1/age_over_18", "--now", "2026-06-01T12:00:00Z", "--out", "/nonexistent/r"],
+                vec![
+                    "mdoc",
+                    "present",
+                    "--circuit",
+                    s(&f),
+                    "--mdoc",
+                    s(&v.mdoc),
+                    "--transcript",
+                    s(&v.transcript),
+                    "--attribute",
+                    "org.iso.18013.5.1/age_over_18",
+                    "--now",
+                    "2026-06-01T12:00:00Z",
+                    "--out",
+                    "/nonexistent/r",
+                ],
             ),
         ];
         for (role, args) in runs {
@@ -143,8 +197,16 @@ fn every_file_as_a_credential() {
         let out_path = scratch(&format!("proof-of-{name}"));
         let out = bin()
             .args([
-                "mdoc", "prove", "--circuit", s(&v.circuit), "--request", s(&v.request),
-                "--mdoc", s(&f), "--out", s(&out_path),
+                "mdoc",
+                "prove",
+                "--circuit",
+                s(&v.circuit),
+                "--request",
+                s(&v.request),
+                "--mdoc",
+                s(&f),
+                "--out",
+                s(&out_path),
             ])
             .output()
             .expect("run");
@@ -152,9 +214,20 @@ fn every_file_as_a_credential() {
         assert!(!out_path.exists(), "prove --mdoc {name} wrote a proof");
         let out = bin()
             .args([
-                "mdoc", "present", "--circuit", s(&v.circuit), "--mdoc", s(&f),
-                "--transcript", s(&v.transcript), "--attribute", "org.iso.18013.5.1/age_over_18",
-                "--now", "2026-06-01T12:00:00Z", "--out", s(&out_path),
+                "mdoc",
+                "present",
+                "--circuit",
+                s(&v.circuit),
+                "--mdoc",
+                s(&f),
+                "--transcript",
+                s(&v.transcript),
+                "--attribute",
+                "org.iso.18013.5.1/age_over_18",
+                "--now",
+                "2026-06-01T12:00:00Z",
+                "--out",
+                s(&out_path),
             ])
             .output()
             .expect("run");
@@ -170,8 +243,14 @@ fn every_file_as_a_proof() {
     for (name, f) in corpus() {
         let out = bin()
             .args([
-                "mdoc", "verify", "--circuit", s(&v.circuit), "--request", s(&v.request),
-                "--proof", s(&f),
+                "mdoc",
+                "verify",
+                "--circuit",
+                s(&v.circuit),
+                "--request",
+                s(&v.request),
+                "--proof",
+                s(&f),
             ])
             .output()
             .expect("run");

@@ -23,7 +23,8 @@ const V6_1: &str = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197
 
 fn example(name: &str) -> Vec<u8> {
     std::fs::read(
-        longfellow_testvectors::workspace_root().join(format!("test-vectors/google-examples/{name}")),
+        longfellow_testvectors::workspace_root()
+            .join(format!("test-vectors/google-examples/{name}")),
     )
     .expect("example")
 }
@@ -89,7 +90,11 @@ async fn every_file_as_a_body_or_a_field() {
     // The valid request itself is accepted: the refusals below are the
     // hostile files' doing.
     let (status, body) = post(&s, example("post1.json")).await;
-    assert_eq!((status, &body["Status"]), (200, &Value::Bool(true)), "{body}");
+    assert_eq!(
+        (status, &body["Status"]),
+        (200, &Value::Bool(true)),
+        "{body}"
+    );
     for (name, bytes) in hostile::files() {
         let (status, body) = post(&s, bytes.clone()).await;
         clean_refusal(&format!("body {name}"), status, &body);
@@ -118,7 +123,12 @@ async fn an_oversized_body_is_refused_unread() {
     ));
     let (status, body) = post(&s, vec![b'{'; (1 << 16) + 1]).await;
     assert_eq!(status, 413, "{body}");
-    assert!(body["error"].as_str().is_some_and(|m| m.contains("larger than")), "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("larger than")),
+        "{body}"
+    );
 }
 
 /// Sends `head`, then one byte of `drip` a second, until the server
@@ -178,11 +188,24 @@ async fn slow_clients_are_cut_off() {
         b"{",
     )
     .await;
-    assert!(text.starts_with("HTTP/1.1 408"), "slow body, after {elapsed:?}: {text:?}");
-    assert!(elapsed < Duration::from_secs(10), "slow body cut off only after {elapsed:?}");
-    let (text, elapsed) = slow_client(addr, b"POST /zkverify HTTP/1.1\r\n", b"X-Slow: aaaa\r\n").await;
-    assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "slow headers: {text:?}");
-    assert!(elapsed < Duration::from_secs(10), "slow headers cut off only after {elapsed:?}");
+    assert!(
+        text.starts_with("HTTP/1.1 408"),
+        "slow body, after {elapsed:?}: {text:?}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "slow body cut off only after {elapsed:?}"
+    );
+    let (text, elapsed) =
+        slow_client(addr, b"POST /zkverify HTTP/1.1\r\n", b"X-Slow: aaaa\r\n").await;
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 408"),
+        "slow headers: {text:?}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "slow headers cut off only after {elapsed:?}"
+    );
     let _ = stop.send(());
     tokio::time::timeout(Duration::from_secs(10), server)
         .await

@@ -27,12 +27,16 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
                 .and_then(|n| n.to_str())
                 .unwrap_or_default()
                 .to_owned();
-            let bytes = std::fs::read(&p)
-                .unwrap_or_else(|e| panic!("hostile corpus {}: {e}", p.display()));
+            let bytes =
+                std::fs::read(&p).unwrap_or_else(|e| panic!("hostile corpus {}: {e}", p.display()));
             (name, bytes)
         })
         .collect();
     out.sort();
-    assert!(out.len() >= 20, "hostile corpus {} is incomplete", dir.display());
+    assert!(
+        out.len() >= 20,
+        "hostile corpus {} is incomplete",
+        dir.display()
+    );
     out
 }

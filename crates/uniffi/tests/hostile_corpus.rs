@@ -89,12 +89,19 @@ fn every_file_as_proof_credential_key_time_or_value() {
             .verify(statement(), bytes.clone())
             .expect_err("a hostile proof is refused");
         let k = kind(&format!("verify proof = {name}"), &e);
-        assert!(matches!(k, "MalformedProof" | "ProofRejected"), "proof {name}: {e}");
+        assert!(
+            matches!(k, "MalformedProof" | "ProofRejected"),
+            "proof {name}: {e}"
+        );
 
         let e = circuit
             .prove(bytes.clone(), statement())
             .expect_err("a hostile DeviceResponse is refused");
-        assert_eq!(kind(&format!("prove mdoc = {name}"), &e), "ProverRefused", "{e}");
+        assert_eq!(
+            kind(&format!("prove mdoc = {name}"), &e),
+            "ProverRefused",
+            "{e}"
+        );
 
         for role in ["pkx", "pky", "now"] {
             let mut st = statement();
@@ -106,9 +113,17 @@ fn every_file_as_proof_credential_key_time_or_value() {
             let e = circuit
                 .verify(st.clone(), vec![0; 64])
                 .expect_err("refused");
-            assert_eq!(kind(&format!("verify {role} = {name}"), &e), "InvalidArgument", "{e}");
+            assert_eq!(
+                kind(&format!("verify {role} = {name}"), &e),
+                "InvalidArgument",
+                "{e}"
+            );
             let e = circuit.prove(mdoc.clone(), st).expect_err("refused");
-            assert_eq!(kind(&format!("prove {role} = {name}"), &e), "InvalidArgument", "{e}");
+            assert_eq!(
+                kind(&format!("prove {role} = {name}"), &e),
+                "InvalidArgument",
+                "{e}"
+            );
         }
 
         let mut st = statement();
@@ -117,6 +132,9 @@ fn every_file_as_proof_credential_key_time_or_value() {
             .prove(mdoc.clone(), st)
             .expect_err("a value the credential does not hold is refused");
         let k = kind(&format!("prove value = {name}"), &e);
-        assert!(matches!(k, "ProverRefused" | "InvalidArgument"), "value {name}: {e}");
+        assert!(
+            matches!(k, "ProverRefused" | "InvalidArgument"),
+            "value {name}: {e}"
+        );
     }
 }
