@@ -29,7 +29,8 @@ secs="${SMOKE_SECONDS:-5}"
 vectors="${LONGFELLOW_VECTORS:-$(cd .. && pwd)/shared/vectors}"
 export LONGFELLOW_VECTORS="$vectors"
 all=(lfc1 lfc2 lfa2 zstd any circuit_structured request_json zk_proof_verify
-  ligero_proof_read sumcheck_proof_read mdoc_device_response mdoc_proof_verify mdoc_prove)
+  ligero_proof_read sumcheck_proof_read mdoc_device_response mdoc_proof_verify mdoc_prove
+  zk_device_response service_request capi)
 needs_vectors=" zk_proof_verify ligero_proof_read sumcheck_proof_read mdoc_device_response mdoc_proof_verify mdoc_prove "
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 cd fuzz
@@ -82,6 +83,11 @@ for i, c in enumerate(cases):
         json.dump(req, f)
 EOF
   fi
+fi
+# The relying party's and the C ABI's entry points: seeds from committed
+# files (Google's example requests, the synthetic mDL, the hostile corpus).
+if command -v python3 >/dev/null; then
+  python3 make_seeds.py corpus
 fi
 # Synthetic DeviceResponses from the test issuer (varied profiles, shapes).
 if [[ " ${targets[*]} " == *" mdoc_"* ]] && [ -z "${NO_ISSUER_SEEDS:-}" ]; then
@@ -162,6 +168,9 @@ for t in "${targets[@]}"; do
     zk_proof_verify) time=$((secs + 5)) ;;
     ligero_proof_read | sumcheck_proof_read) time=$((secs + 5)) ;;
     mdoc_device_response) len=16384 ;;
+    # Google's example responses are 0.3-0.5 MB (their proofs).
+    zk_device_response | service_request) len=600000 ;;
+    capi) len=16384 ;;
     mdoc_proof_verify) time=$((secs + 20)) len=400000 rss=2048 timeout=120 ;;
     # One input that proves takes a minute under AddressSanitizer.
     mdoc_prove) time=$((secs + 20)) len=16384 rss=2048 timeout=300 ;;

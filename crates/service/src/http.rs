@@ -13,6 +13,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use axum::Router;
 use base64::Engine;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use longfellow_mdoc::ZkSpec;
 use longfellow_trust::TrustStore;
 use serde_json::{json, Value};
@@ -29,7 +33,8 @@ use crate::verify::{verify_request, Verdict};
 pub struct Limits {
     /// Largest request body (a real request is about 0.5 MB).
     pub max_body_bytes: usize,
-    /// Time from admission to answer.
+    /// Time to receive the request body, and again from admission to
+    /// answer.
     pub request_timeout: Duration,
     /// Verifications running at once (default: the core count).
     pub workers: usize,
@@ -161,14 +166,46 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 /// Serves on `listener` until `shutdown` resolves, then finishes the
 /// requests in progress.
+///
+/// HTTP/1.1 only, each connection with a timer: a client gets
+/// [`Limits::request_timeout`] to send a request's headers (a client
+/// sending them a byte a second is cut off), and the handler gives the
+/// body the same time. `axum::serve` sets no timer, so a slow-header
+/// client would hold its connection forever there.
 pub async fn serve(
     state: Arc<AppState>,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let header_timeout = state.limits.request_timeout;
+    let app = router(state);
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of descriptors and the like: wait instead of spinning.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let conn = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A connection's I/O errors and timeouts end that connection only.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 async fn log_and_count(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
@@ -264,19 +301,30 @@ async fn zkverify(State(state): State<Arc<AppState>>, req: Request) -> Response 
         return json_response(405, &json!({"error": "expecting a json post"}), "method");
     }
     let cap = state.limits.max_body_bytes;
+    let timeout = state.limits.request_timeout;
     let body: Body = req.into_body();
-    let bytes = match to_bytes(body, cap).await {
-        Ok(b) => b,
-        Err(_) => {
+    // A client that sends its body slowly (a byte a second) would hold a
+    // connection and a buffer forever: the body gets the request timeout
+    // too, before admission (it takes no worker).
+    let bytes = match tokio::time::timeout(timeout, to_bytes(body, cap)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
             return json_response(
                 413,
                 &json!({ "error": format!("Error reading request body: larger than {cap} bytes (or interrupted)") }),
                 "body_too_large",
             )
         }
+        Err(_) => {
+            return json_response(
+                408,
+                &json!({ "error": format!("Error reading request body: not received within {} s", timeout.as_secs()) }),
+                "body_timeout",
+            )
+        }
     };
     let st = Arc::clone(&state);
-    match run_admitted(&state, move || check(&st, &bytes)).await {
+    match run_admitted(&state, move || check_body(&st, &bytes)).await {
         Ok(v) | Err(v) => verdict_response(&v),
     }
 }
@@ -371,7 +419,12 @@ impl Drop for WorkerPermit {
     }
 }
 
-fn check(state: &AppState, body: &[u8]) -> Verdict {
+/// The whole `/zkverify` check of one request body (JSON, then the two
+/// base64 fields, then the ZK DeviceResponse CBOR and the proof), as a plain
+/// synchronous function: the HTTP handler runs exactly this on its blocking
+/// pool, and tests and the fuzz target call it in-process without a
+/// socket, a runtime or the admission limits.
+pub fn check_body(state: &AppState, body: &[u8]) -> Verdict {
     let v: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {

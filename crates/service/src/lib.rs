@@ -25,7 +25,7 @@ mod sessions;
 mod verify;
 
 pub use circuits::{load_circuit_dir, Circuits, LoadError};
-pub use http::{router, serve, AppState, Limits};
+pub use http::{check_body, router, serve, AppState, Limits};
 pub use metrics::Metrics;
 pub use policy::Policy;
 pub use sessions::{SessionLimits, SessionStore};

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 pub mod google;
+pub mod hostile;
 pub mod mirror;
 
 /// Environment variable that overrides the vectors directory.
