@@ -32,9 +32,13 @@ fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
         "attributes": [{"namespace": "org.iso.18013.5.1", "id": "family_name",
                         "value_cbor_hex": value_cbor_hex}],
     });
-    let req = scratch(&format!("req-{value_cbor_hex}.json"));
+    // Tests run in parallel: each call writes files of its own, so no test
+    // reads a file another is rewriting.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let req = scratch(&format!("req-{value_cbor_hex}-{n}.json"));
     std::fs::write(&req, request.to_string()).expect("write request");
-    let mdoc = scratch("mdoc.cbor");
+    let mdoc = scratch(&format!("mdoc-{n}.cbor"));
     std::fs::write(&mdoc, &case.mdoc).expect("write mdoc");
     (req, mdoc)
 }

@@ -255,7 +255,7 @@ fn plot_title(circuit: &Path, threads: usize, runs: usize) -> String {
     let chars: Vec<char> = name.chars().collect();
     let short = if chars.len() > 24 {
         let head: String = chars[..12].iter().collect();
-        let tail: String = chars[chars.len() - 8..].iter().collect();
+        let tail: String = chars[chars.len() - 11..].iter().collect();
         format!("{head}…{tail}")
     } else {
         name
