@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Runs each side's `--only ROLE --circuit FILE --reference` once per process,
 round robin over runs, files, roles and sides, and prints medians as a
-Markdown table (CPU and wall time, peak RSS, ratio to the first side)."""
+Markdown table: CPU and wall time and peak RSS per side, and each side's
+ratio to the base side (`--base NAME`, default the last side) for CPU and
+for wall time. A side is NAME=COMMAND; the command may start with `env
+VAR=… ` or `taskset -c N` to pin kernels or cores."""
 import argparse, shlex, statistics, subprocess, sys
 
 ROLES = ("load", "prove", "verify")
@@ -11,38 +14,56 @@ def run(cmd, role, circuit):
     out = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         sys.exit(f"{argv}: exit {out.returncode}: {out.stderr.strip()}")
-    return dict(t.split("=", 1) for t in out.stdout.split() if "=" in t)
+    tok = dict(t.split("=", 1) for t in out.stdout.split() if "=" in t)
+    if role == "prove" and tok.get("reference_match", "yes") not in ("yes", "true", "1"):
+        sys.exit(f"{argv}: the proof differs from the stored one ({tok})")
+    if role == "verify" and tok.get("verify_ok", "true") not in ("yes", "true", "1"):
+        sys.exit(f"{argv}: the stored proof was not accepted ({tok})")
+    return tok
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--side", action="append", required=True, help="NAME=COMMAND")
+    ap.add_argument("--base", help="side the ratios are to (default: the last)")
+    ap.add_argument("--roles", default=",".join(ROLES))
     ap.add_argument("circuits", nargs="+")
     a = ap.parse_args()
     sides = [s.split("=", 1) for s in a.side]
+    names = [n for n, _ in sides]
+    base = a.base or names[-1]
+    if base not in names:
+        sys.exit(f"--base {base}: no such side")
+    roles = [r for r in a.roles.split(",") if r]
     got = {}
-    for _ in range(a.runs):
+    for i in range(a.runs):
         for c in a.circuits:
-            for role in ROLES:
-                for name, cmd in sides:
-                    tok = run(cmd, role, c)
-                    key = (name, c, role)
-                    got.setdefault(key, []).append(tok)
+            for role in roles:
+                # Alternate the order of the sides from run to run.
+                order = sides if i % 2 == 0 else sides[::-1]
+                for name, cmd in order:
+                    got.setdefault((name, c, role), []).append(run(cmd, role, c))
     med = lambda xs: statistics.median(xs) if xs else float("nan")
-    print("| circuit | role | " + " | ".join(f"{n} CPU ms | {n} wall ms | {n} peak MiB" for n, _ in sides) + " | CPU ratio |")
-    print("|---|---|" + "---|---|---|" * len(sides) + "---|")
+    print(f"medians of {a.runs} fresh processes per cell; ratios to `{base}`\n")
+    print("| circuit | role | side | CPU ms | wall ms | peak MiB | CPU ratio | wall ratio |")
+    print("|---|---|---|---|---|---|---|---|")
     for c in a.circuits:
-        for role in ROLES:
-            cells, cpus = [], []
-            for name, _ in sides:
+        short = c.rsplit("/", 1)[-1]
+        short = short[:8] + "…" + (short.split(".", 1)[1] if "." in short else "")
+        for role in roles:
+            rows = {}
+            for name in names:
                 toks = got[(name, c, role)]
-                cpu = med([float(t[f"{role}_cpu_ms"]) for t in toks])
-                wall = med([float(t[f"{role}_ms"]) for t in toks])
-                rss = med([float(t.get("peak_rss_kib", "nan")) / 1024 for t in toks])
-                cells += [f"{cpu:.1f}", f"{wall:.1f}", f"{rss:.1f}"]
-                cpus.append(cpu)
-            ratio = f"{cpus[1] and cpus[0] / cpus[1]:.2f}×" if len(cpus) > 1 else "—"
-            print(f"| {c.rsplit('/', 1)[-1][:12]}… | {role} | " + " | ".join(cells) + f" | {ratio} |")
+                rows[name] = (
+                    med([float(t[f"{role}_cpu_ms"]) for t in toks]),
+                    med([float(t[f"{role}_ms"]) for t in toks]),
+                    med([float(t.get("peak_rss_kib", "nan")) / 1024 for t in toks]),
+                )
+            bcpu, bwall, _ = rows[base]
+            for name in names:
+                cpu, wall, rss = rows[name]
+                print(f"| {short} | {role} | {name} | {cpu:.1f} | {wall:.1f} | {rss:.1f} | "
+                      f"{cpu / bcpu:.2f}× | {wall / bwall:.2f}× |")
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,13 @@
 //! ```
 //! Each level stops after LOAD_REQUESTS requests or 120 s, whichever is first.
 //!
+//! Before the levels it times the same check without HTTP: `check_body` (JSON,
+//! base64, CBOR, issuer trust and the proof check, exactly what a worker runs)
+//! called in-process `LOAD_BASELINE` times (default 8) one after another. The
+//! service's own overhead is then the concurrency-1 median latency over that
+//! median, printed after the table. Run the whole bench under `taskset -c 0`
+//! and again on two cores to compare throughput on one and two cores.
+//!
 //! To drive a `longfellow serve` already running (the release binary, as
 //! deployed) instead of the in-process service, give its address and the
 //! request body; 200 answers are counted as successes whatever the verdict:
@@ -22,7 +29,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use longfellow_service::{serve, AppState, Circuits, Limits, Policy};
+use longfellow_service::{check_body, serve, AppState, Circuits, Limits, Policy};
 use longfellow_trust::TrustStore;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -65,6 +72,26 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     }
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
+}
+
+/// Median time of `n` sequential in-process checks of `body`; `None` when a
+/// check does not answer 200 (the baseline would not be the same work).
+fn baseline_median(state: &AppState, body: &[u8], n: usize) -> Option<Duration> {
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        let verdict = check_body(state, body);
+        times.push(t.elapsed());
+        if verdict.status != 200 {
+            println!(
+                "in-process check_body answered {}: no baseline",
+                verdict.status
+            );
+            return None;
+        }
+    }
+    times.sort();
+    Some(percentile(&times, 0.5))
 }
 
 fn main() {
@@ -125,6 +152,15 @@ fn main() {
             "workers {} queue {}; {} requests per level",
             limits.workers, limits.queue, requests
         );
+        let baseline = baseline_median(&state, &body, env_or("LOAD_BASELINE", 8).clamp(1, 1000));
+        if let Some(b) = baseline {
+            println!(
+                "in-process check_body (no HTTP), median of {}: {:.1} ms",
+                env_or("LOAD_BASELINE", 8).clamp(1, 1000),
+                b.as_secs_f64() * 1e3
+            );
+        }
+        let mut p50_at_1 = None;
         println!("concurrency  ok  503  other  req/s   p50 ms   p99 ms");
         for &c in &levels {
             let deadline = Instant::now() + Duration::from_secs(120);
@@ -155,12 +191,24 @@ fn main() {
             ok.sort();
             let busy = results.iter().filter(|r| r.0 == 503).count();
             let other = results.len() - ok.len() - busy;
+            if c == 1 && !ok.is_empty() {
+                p50_at_1 = Some(percentile(&ok, 0.5));
+            }
             println!(
                 "{c:>11} {:>3} {busy:>4} {other:>6} {:>6.2} {:>8.1} {:>8.1}",
                 ok.len(),
                 ok.len() as f64 / wall.as_secs_f64(),
                 percentile(&ok, 0.5).as_secs_f64() * 1e3,
                 percentile(&ok, 0.99).as_secs_f64() * 1e3,
+            );
+        }
+        if let (Some(b), Some(p), None) = (baseline, p50_at_1, external) {
+            let over = (p.as_secs_f64() - b.as_secs_f64()) / b.as_secs_f64();
+            println!(
+                "service overhead at concurrency 1: p50 {:.1} ms over check_body {:.1} ms = {:+.1} %",
+                p.as_secs_f64() * 1e3,
+                b.as_secs_f64() * 1e3,
+                over * 100.0
             );
         }
         if let Some(kib) = peak_rss_kib() {
