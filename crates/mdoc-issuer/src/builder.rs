@@ -2,9 +2,9 @@
 //!
 //! The byte layout follows the credentials Google's mdoc circuits were tested
 //! with (`google/mdoc/cases.json`): IssuerSignedItems as
-//! `{digestID, random, elementIdentifier, elementValue}` in that order (so
-//! elementValue directly follows elementIdentifier, which version 5/6
-//! circuits need), a 16-byte salt (by default), an MSO
+//! `{digestID, random, elementIdentifier, elementValue}` in that order by
+//! default (so elementValue directly follows elementIdentifier, which
+//! version 5/6 circuits need), a 16-byte salt (by default), an MSO
 //! `{version, digestAlgorithm, docType, valueDigests, deviceKeyInfo,
 //! validityInfo}` with tag-0 validity dates and a four-entry COSE_Key, and
 //! both signatures under the `{1: -7}` protected header.
@@ -73,6 +73,37 @@ pub enum DigestIds {
     Random,
 }
 
+/// One of the four fields of an IssuerSignedItem, to choose their encoding
+/// order ([`MdocBuilder::item_order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemField {
+    /// `digestID`.
+    DigestId,
+    /// `random` (the salt).
+    Random,
+    /// `elementIdentifier`.
+    ElementIdentifier,
+    /// `elementValue`.
+    ElementValue,
+}
+
+/// The field order of Google's mDL test credentials and of most wallets;
+/// elementValue directly follows elementIdentifier, as version 5/6 circuits
+/// need.
+pub const DEFAULT_ITEM_ORDER: [ItemField; 4] = [
+    ItemField::DigestId,
+    ItemField::Random,
+    ItemField::ElementIdentifier,
+    ItemField::ElementValue,
+];
+
+/// Whether elementValue is encoded directly after elementIdentifier.
+fn value_follows_identifier(order: &[ItemField; 4]) -> bool {
+    order
+        .windows(2)
+        .any(|w| w == [ItemField::ElementIdentifier, ItemField::ElementValue])
+}
+
 /// What issuerAuth's unprotected header carries as x5chain (label 33).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IssuerCertificate {
@@ -101,6 +132,7 @@ pub struct MdocBuilder {
     certificate: IssuerCertificate,
     salt_len: usize,
     digest_ids: DigestIds,
+    item_order: [ItemField; 4],
     circuit_limits: bool,
 }
 
@@ -116,6 +148,7 @@ impl MdocBuilder {
             certificate: IssuerCertificate::SelfSigned,
             salt_len: DEFAULT_SALT_LEN,
             digest_ids: DigestIds::Sequential,
+            item_order: DEFAULT_ITEM_ORDER,
             circuit_limits: true,
         }
     }
@@ -231,6 +264,18 @@ impl MdocBuilder {
         self
     }
 
+    /// Encodes every IssuerSignedItem's fields in `order`
+    /// ([`DEFAULT_ITEM_ORDER`] by default). ISO 18013-5 leaves the order
+    /// open and issuers differ (the EU age-verification credentials of
+    /// `cases.json` use five orders), so tests need other orders too. An
+    /// order without elementValue directly after elementIdentifier cannot
+    /// be proven with version 5/6 circuits, so it also needs
+    /// [`without_circuit_limits`](Self::without_circuit_limits).
+    pub fn item_order(mut self, order: [ItemField; 4]) -> Self {
+        self.item_order = order;
+        self
+    }
+
     /// Issues attributes and MSOs beyond what the circuits can prove (long
     /// identifiers, a portrait, hundreds of elements): valid ISO 18013-5
     /// for parser tests, fuzz seeds and the prover's refusal paths. Values
@@ -253,6 +298,9 @@ impl MdocBuilder {
         rng: &mut impl CryptoRngCore,
     ) -> Result<IssuedMdoc, IssuerError> {
         self.check()?;
+        if !is_permutation(&self.item_order) {
+            return Err(IssuerError::InvalidItemOrder);
+        }
         if !value::is_single_item(session_transcript) {
             return Err(IssuerError::InvalidSessionTranscript);
         }
@@ -269,7 +317,7 @@ impl MdocBuilder {
         for (a, digest_id) in self.attributes.iter().zip(ids) {
             let mut salt = vec![0u8; self.salt_len];
             rng.fill_bytes(&mut salt);
-            let bytes = item_bytes(a, digest_id, &salt)?;
+            let bytes = item_bytes(a, digest_id, &salt, &self.item_order)?;
             if self.circuit_limits && bytes.len() > limits::ITEM_BYTES {
                 return Err(not_provable(
                     a,
@@ -355,6 +403,12 @@ impl MdocBuilder {
             }
             if !self.circuit_limits {
                 continue;
+            }
+            if !value_follows_identifier(&self.item_order) {
+                return Err(not_provable(
+                    a,
+                    "elementValue does not directly follow elementIdentifier (version 6 limit)",
+                ));
             }
             if a.id.is_empty() || a.id.len() > limits::ID {
                 return Err(not_provable(
@@ -482,19 +536,41 @@ fn encoded_cbor(item: &[u8]) -> Result<Vec<u8>, IssuerError> {
     Ok(e.into_writer())
 }
 
-/// IssuerSignedItemBytes: tag 24 over
-/// `{digestID, random, elementIdentifier, elementValue}`.
-fn item_bytes(a: &Attribute, digest_id: u64, salt: &[u8]) -> Result<Vec<u8>, IssuerError> {
+/// Whether each of the four fields occurs exactly once.
+fn is_permutation(order: &[ItemField; 4]) -> bool {
+    order
+        .iter()
+        .all(|f| order.iter().filter(|g| *g == f).count() == 1)
+}
+
+/// IssuerSignedItemBytes: tag 24 over the map
+/// `{digestID, random, elementIdentifier, elementValue}`, its fields in
+/// `order`.
+fn item_bytes(
+    a: &Attribute,
+    digest_id: u64,
+    salt: &[u8],
+    order: &[ItemField; 4],
+) -> Result<Vec<u8>, IssuerError> {
     let mut e = Encoder::new(Vec::new());
-    e.map(4)?
-        .str("digestID")?
-        .u64(digest_id)?
-        .str("random")?
-        .bytes(salt)?
-        .str("elementIdentifier")?
-        .str(&a.id)?
-        .str("elementValue")?;
-    e.writer_mut().extend_from_slice(&a.value_cbor);
+    e.map(4)?;
+    for field in order {
+        match field {
+            ItemField::DigestId => {
+                e.str("digestID")?.u64(digest_id)?;
+            }
+            ItemField::Random => {
+                e.str("random")?.bytes(salt)?;
+            }
+            ItemField::ElementIdentifier => {
+                e.str("elementIdentifier")?.str(&a.id)?;
+            }
+            ItemField::ElementValue => {
+                e.str("elementValue")?;
+                e.writer_mut().extend_from_slice(&a.value_cbor);
+            }
+        }
+    }
     encoded_cbor(&e.into_writer())
 }
 

@@ -41,6 +41,10 @@ pub enum IssuerError {
     /// two-byte length (256 bytes or more).
     #[error("MSO of {len} bytes is outside the {min}..={max} bytes the circuits accept")]
     MsoSize { len: usize, min: usize, max: usize },
+    /// [`crate::MdocBuilder::item_order`] names a field twice (and so
+    /// omits another).
+    #[error("an IssuerSignedItem order must name each of its four fields once")]
+    InvalidItemOrder,
     /// More attributes than distinct random digest IDs could be drawn for.
     #[error("too many attributes ({0}) for unique digest IDs")]
     TooManyAttributes(usize),

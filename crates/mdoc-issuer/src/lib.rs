@@ -38,7 +38,7 @@ pub mod pki;
 pub mod transcript;
 pub mod value;
 
-pub use builder::{DigestIds, IssuerCertificate, MdocBuilder};
+pub use builder::{DigestIds, IssuerCertificate, ItemField, MdocBuilder, DEFAULT_ITEM_ORDER};
 pub use date::Tdate;
 pub use error::IssuerError;
 pub use issued::{Attribute, IssuedMdoc, ProofRequest, RequestAttribute};

@@ -149,8 +149,16 @@ fn check_certificate(cert: &[u8], mdoc: &IssuedMdoc, issuer: &VerifyingKey) {
         .any(|w| w == expected.as_slice()));
 }
 
+/// The default IssuerSignedItem field order.
+const DEFAULT_ORDER: [&str; 4] = ["digestID", "random", "elementIdentifier", "elementValue"];
+
 /// Checks the whole structure of `mdoc.device_response`.
 fn check(mdoc: &IssuedMdoc) {
+    check_in_order(mdoc, DEFAULT_ORDER);
+}
+
+/// [`check`], with IssuerSignedItem fields expected in `order`.
+fn check_in_order(mdoc: &IssuedMdoc, order: [&str; 4]) {
     let root = decode(&mdoc.device_response);
     let top = entries(&root, &text_keys(&["version", "documents", "status"]));
     assert_eq!(top[0], &text("1.0"));
@@ -171,10 +179,11 @@ fn check(mdoc: &IssuedMdoc) {
         for tagged in list.as_array().expect("items") {
             let inner = tag24(tagged);
             let item = decode(inner);
-            let f = entries(
-                &item,
-                &text_keys(&["digestID", "random", "elementIdentifier", "elementValue"]),
-            );
+            let fields = entries(&item, &text_keys(&order));
+            let f: Vec<&Value> = DEFAULT_ORDER
+                .iter()
+                .map(|k| fields[order.iter().position(|o| o == k).expect("a field")])
+                .collect();
             let digest_id = u64::try_from(f[0].as_integer().expect("uint")).expect("u64");
             assert_eq!(bytes(f[1]).len(), 16, "salt length");
             let id = f[2].as_text().expect("id").to_owned();
@@ -289,6 +298,63 @@ fn check(mdoc: &IssuedMdoc) {
     assert_eq!(
         <[u8; 32]>::from(Sha256::digest(sig_structure(&da_bytes))),
         expected
+    );
+}
+
+#[test]
+fn item_fields_follow_the_chosen_order() {
+    use longfellow_mdoc_issuer::{IssuerError, ItemField};
+    let value_first = [
+        ItemField::ElementValue,
+        ItemField::Random,
+        ItemField::DigestId,
+        ItemField::ElementIdentifier,
+    ];
+    let mdoc = issue(
+        MdocBuilder::mdl()
+            .without_circuit_limits()
+            .item_order(value_first),
+        12,
+    );
+    check_in_order(
+        &mdoc,
+        ["elementValue", "random", "digestID", "elementIdentifier"],
+    );
+    let pair_first = [
+        ItemField::ElementIdentifier,
+        ItemField::ElementValue,
+        ItemField::DigestId,
+        ItemField::Random,
+    ];
+    let mdoc = issue(MdocBuilder::age_verification().item_order(pair_first), 13);
+    check_in_order(
+        &mdoc,
+        ["elementIdentifier", "elementValue", "digestID", "random"],
+    );
+
+    let (issuer, device, mut r) = common::keys(14);
+    let build = |b: MdocBuilder, r: &mut _| {
+        b.valid_around(now(), common::DAY, common::DAY)
+            .expect("in range")
+            .build(&issuer, &device, &common::transcript(), r)
+    };
+    // Not provable with version 6 circuits, so not under the circuit limits.
+    assert!(matches!(
+        build(
+            MdocBuilder::age_verification().item_order(value_first),
+            &mut r
+        ),
+        Err(IssuerError::AttributeNotProvable { .. })
+    ));
+    let twice = [ItemField::DigestId; 4];
+    assert_eq!(
+        build(
+            MdocBuilder::age_verification()
+                .without_circuit_limits()
+                .item_order(twice),
+            &mut r
+        ),
+        Err(IssuerError::InvalidItemOrder)
     );
 }
 
