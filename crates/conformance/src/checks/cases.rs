@@ -1,27 +1,21 @@
 //! Every credential of `cases.json` against every circuit present: prove
 //! with the mdoc's own attributes (first n, in encoding order) and verify,
-//! or, where the reference refuses (version ≤ 6 with the EUAV 16–19
-//! credentials, whose elementValue does not directly follow
-//! elementIdentifier), expect a refusal before proving.
+//! or, where a refusal rule of the reference applies to the credential's
+//! bytes and the request ([`super::refusal`]: element order for versions
+//! ≤ 6, each version's MSO block limit, …), expect a refusal before
+//! proving. The rule, not the case name, decides, so that the sweep judges
+//! credentials it has never seen as the reference would.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::mdoc::{circuits_present, load_cases, own_attributes, Case, CASES, NOT_LINKED};
+use super::refusal::reference_refusal;
 use crate::backend::{BackendError, MdocBackend};
 use crate::error::CheckError;
 use crate::registry::{Check, Family, Outcome};
 use crate::zkspec::SpecParams;
 use crate::Options;
-
-/// Whether the reference prover refuses this case with this ZkSpec version.
-pub(crate) fn reference_refuses(case: &str, version: u32) -> bool {
-    version <= 6
-        && case.starts_with("EUAV")
-        && ["[16]", "[17]", "[18]", "[19]"]
-            .iter()
-            .any(|k| case.contains(k))
-}
 
 /// One (case, circuit) pair to sweep.
 #[derive(Clone, Debug)]
@@ -118,28 +112,39 @@ pub(crate) fn sweep(
     }
     let mut request = combo.case.request.clone();
     request.attributes = own[..n].to_vec();
-    let refuse = reference_refuses(&combo.case.name, combo.spec.version);
-    let proof = match prover.prove(&combo.circuit, &request, &combo.case.mdoc, seed) {
-        Ok(p) => p,
-        Err(BackendError::Unavailable(m)) => return Ok(Outcome::Skip(m)),
-        Err(BackendError::Refused(m)) if refuse => {
-            return Ok(Outcome::Pass(format!("refused as the reference does: {m}")))
+    let rule = reference_refusal(&combo.case.mdoc, &request.attributes, combo.spec.version)
+        .map_err(CheckError::component)?;
+    let proof = match (
+        prover.prove(&combo.circuit, &request, &combo.case.mdoc, seed),
+        &rule,
+    ) {
+        (Ok(p), None) => p,
+        (Err(BackendError::Unavailable(m)), _) => return Ok(Outcome::Skip(m)),
+        (Err(BackendError::Refused(m)), Some(rule)) => {
+            return Ok(Outcome::Pass(format!(
+                "refused as the reference does ({rule}): {m}"
+            )))
         }
-        Err(e) => {
-            let want = if refuse { "a refusal" } else { "a proof" };
+        (Err(e), Some(rule)) => {
             return Ok(Outcome::Fail(format!(
-                "{}: {e} (expected {want})",
+                "{}: {e} (expected a refusal: {rule})",
                 prover.name()
-            )));
+            )))
+        }
+        (Err(e), None) => {
+            return Ok(Outcome::Fail(format!(
+                "{}: {e} (expected a proof: no refusal rule of the reference applies)",
+                prover.name()
+            )))
+        }
+        (Ok(p), Some(rule)) => {
+            return Ok(Outcome::Fail(format!(
+                "{} proved ({} B) where the reference refuses: {rule}",
+                prover.name(),
+                p.len()
+            )))
         }
     };
-    if refuse {
-        return Ok(Outcome::Fail(format!(
-            "{} proved ({} B) where the reference refuses (elementValue not directly after elementIdentifier)",
-            prover.name(),
-            proof.len()
-        )));
-    }
     let verifier = verifier.unwrap_or(prover);
     Ok(match verifier.verify(&combo.circuit, &request, &proof) {
         Ok(()) => Outcome::Pass(format!(
@@ -158,16 +163,157 @@ pub(crate) fn sweep(
 
 #[cfg(test)]
 mod tests {
-    use super::reference_refuses;
+    use std::path::{Path, PathBuf};
 
-    #[test]
-    fn only_version_6_and_below_refuse_the_euav_16_to_19_credentials() {
-        for k in 15..=19 {
-            let name = format!("EUAV_Age_Over_18-mdoc[{k}].json");
-            assert_eq!(reference_refuses(&name, 6), k >= 16, "{name}");
-            assert_eq!(reference_refuses(&name, 5), k >= 16, "{name}");
-            assert!(!reference_refuses(&name, 7), "{name}");
+    use super::{circuits_present, sweep, Combo};
+    use crate::backend::{BackendError, MdocBackend, MdocRequest};
+    use crate::checks::issued::samples;
+    use crate::linked::Linked;
+    use crate::registry::Outcome;
+    use crate::zkspec::params;
+
+    /// A prover that proves everything (and a verifier that accepts it).
+    struct Proves;
+    /// A prover that refuses everything.
+    struct Refuses;
+
+    impl MdocBackend for Proves {
+        fn name(&self) -> String {
+            "always-proves".into()
         }
-        assert!(!reference_refuses("birthdate_1971_09_01-mdoc[3].json", 6));
+        fn prove(
+            &self,
+            _: &Path,
+            _: &MdocRequest,
+            _: &[u8],
+            _: Option<u64>,
+        ) -> Result<Vec<u8>, BackendError> {
+            Ok(vec![0x5a; 3])
+        }
+        fn verify(&self, _: &Path, _: &MdocRequest, proof: &[u8]) -> Result<(), BackendError> {
+            if proof == [0x5a; 3] {
+                Ok(())
+            } else {
+                Err(BackendError::Rejected("not ours".into()))
+            }
+        }
+    }
+
+    impl MdocBackend for Refuses {
+        fn name(&self) -> String {
+            "always-refuses".into()
+        }
+        fn prove(
+            &self,
+            _: &Path,
+            _: &MdocRequest,
+            _: &[u8],
+            _: Option<u64>,
+        ) -> Result<Vec<u8>, BackendError> {
+            Err(BackendError::Refused("no".into()))
+        }
+        fn verify(&self, _: &Path, _: &MdocRequest, _: &[u8]) -> Result<(), BackendError> {
+            Err(BackendError::Rejected("no".into()))
+        }
+    }
+
+    /// The sweep of issued credentials, each named to mislead (a refused
+    /// case's name on a credential that keeps every rule, harmless names on
+    /// ones that break one): a prover that refuses passes exactly where the
+    /// reference refuses, naming the rule, and one that proves passes
+    /// exactly elsewhere.
+    #[test]
+    fn the_sweep_expects_a_refusal_exactly_where_a_rule_applies_whatever_the_name() {
+        let (mut refusals, mut proofs) = (0, 0);
+        for s in samples() {
+            for (version, want) in [(5, s.v6), (6, s.v6), (7, s.v7)] {
+                let combo = Combo {
+                    case: s.case.clone(),
+                    spec: params(version, 1).expect("ZkSpec"),
+                    circuit: PathBuf::from("not read by these backends"),
+                };
+                let label = combo.label();
+                let refused = sweep(&Refuses, None, &combo, None).expect("sweep");
+                let proved = sweep(&Proves, None, &combo, None).expect("sweep");
+                match want {
+                    Some(rule) => {
+                        refusals += 1;
+                        assert!(
+                            matches!(&refused, Outcome::Pass(m) if m.contains(rule)),
+                            "{label}: a refusal expected ({rule}): {refused:?}"
+                        );
+                        assert!(
+                            matches!(&proved, Outcome::Fail(m) if m.contains(rule)),
+                            "{label}: a proof must fail ({rule}): {proved:?}"
+                        );
+                    }
+                    None => {
+                        proofs += 1;
+                        assert!(
+                            matches!(&proved, Outcome::Pass(_)),
+                            "{label}: a proof expected: {proved:?}"
+                        );
+                        assert!(
+                            matches!(&refused, Outcome::Fail(m) if m.contains("expected a proof")),
+                            "{label}: a refusal must fail: {refused:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(refusals > 0 && proofs > 0, "{refusals} {proofs}");
+    }
+
+    /// The same samples through our real prover and verifier with the
+    /// one-attribute circuits of versions 6 and 7: every expected proof is
+    /// made and accepted (the adjacent pair placed first proves with
+    /// version 6, an MSO of exactly 40 blocks with version 7), every
+    /// expected refusal is one.
+    #[test]
+    fn our_prover_proves_or_refuses_the_issued_credentials_as_the_rules_say() {
+        longfellow_testvectors::require!();
+        let opts = crate::Options::new(longfellow_testvectors::vectors_dir());
+        let circuits: Vec<_> = circuits_present(&opts)
+            .into_iter()
+            .filter(|(_, spec, _)| spec.attributes == 1 && [6, 7].contains(&spec.version))
+            .collect();
+        assert_eq!(circuits.len(), 2, "the v6/1 and v7/1 circuits");
+        let linked = Linked::new();
+        let all = samples();
+        for (_, spec, circuit) in circuits {
+            for s in &all {
+                let want = if spec.version == 7 { s.v7 } else { s.v6 };
+                let combo = Combo {
+                    case: s.case.clone(),
+                    spec,
+                    circuit: circuit.clone(),
+                };
+                let got = sweep(&linked, None, &combo, Some(1)).expect("sweep");
+                assert!(
+                    matches!(&got, Outcome::Pass(m) if want.is_none_or(|rule| m.contains(rule))),
+                    "{}: expected {want:?}: {got:?}",
+                    combo.label()
+                );
+            }
+        }
+    }
+
+    /// Fewer attributes in the credential than the circuit discloses is a
+    /// skip, as before, whatever the rules say.
+    #[test]
+    fn a_circuit_disclosing_more_than_the_credential_holds_is_skipped() {
+        let s = samples().remove(1);
+        let combo = Combo {
+            case: s.case,
+            spec: params(6, 2).expect("ZkSpec"),
+            circuit: PathBuf::from("unused"),
+        };
+        for backend in [&Proves as &dyn MdocBackend, &Refuses] {
+            let got = sweep(backend, None, &combo, None).expect("sweep");
+            assert!(
+                matches!(&got, Outcome::Skip(m) if m.contains("holds 1 attribute")),
+                "{got:?}"
+            );
+        }
     }
 }

@@ -4,10 +4,13 @@
 mod cases;
 mod circuits;
 mod isrg;
+#[cfg(test)]
+mod issued;
 mod ligero;
 mod mdoc;
 mod merkle;
 mod peer;
+mod refusal;
 mod spec;
 mod transcript;
 mod witness;
