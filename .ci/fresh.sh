@@ -11,6 +11,11 @@ export CARGO_TERM_COLOR=never
 
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 toolchain=$(rustup toolchain list | awk '{print $1}' | grep -E "^${msrv//./\\.}(\.[0-9]+)?-" | head -1 || true)
+# The default toolchain may be that very version (as on CI): use it rather
+# than download a second copy of it.
+if [ -z "$toolchain" ] && rustc --version | grep -qE "^rustc ${msrv//./\\.}(\.[0-9]+)? "; then
+  toolchain=$(rustup show active-toolchain | awk '{print $1}')
+fi
 if [ -z "$toolchain" ]; then
   rustup toolchain install "$msrv" --profile minimal
   toolchain=$msrv

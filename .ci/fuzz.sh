@@ -112,7 +112,7 @@ if [ -z "$engine" ]; then
     engine=stable
   fi
 fi
-target_dir="${FUZZ_TARGET_DIR:-target}"
+target_dir="${FUZZ_TARGET_DIR:-$root/target/fuzz}"
 # SanitizerCoverage as cargo-fuzz sets it (AddressSanitizer on nightly only).
 sancov="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters
@@ -120,19 +120,23 @@ sancov="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
   --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
 # An explicit --target keeps RUSTFLAGS off build scripts and proc macros.
 host=$(rustc -vV | sed -n 's/^host: //p')
+# The workspace's release profile is fat LTO over one codegen unit: right
+# for shipped binaries, needless for instrumented fuzz builds.
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_DEBUG=1
 build_libfuzzer() {
   if command -v rustup >/dev/null && have_nightly; then
-    RUSTFLAGS="$sancov -Zsanitizer=address" cargo +nightly build --release \
-      --target "$host" --target-dir "$target_dir/libfuzzer" --bins
+    RUSTFLAGS="$sancov -Zsanitizer=address" cargo +nightly build --release -p longfellow-fuzz \
+      --features libfuzzer --target "$host" --target-dir "$target_dir/libfuzzer" --bins
   else
-    RUSTC_BOOTSTRAP=1 RUSTFLAGS="$sancov" cargo build --release \
-      --target "$host" --target-dir "$target_dir/libfuzzer" --bins
+    RUSTC_BOOTSTRAP=1 RUSTFLAGS="$sancov" cargo build --release -p longfellow-fuzz \
+      --features libfuzzer --target "$host" --target-dir "$target_dir/libfuzzer" --bins
   fi
 }
 bindir=
 case "$engine" in
   cargo-fuzz)
-    cargo +nightly fuzz build -O --target-dir "$target_dir" ;;
+    cargo +nightly fuzz build -O --features libfuzzer --target-dir "$target_dir" ;;
   libfuzzer)
     if build_libfuzzer; then
       bindir="$target_dir/libfuzzer/$host/release"
@@ -142,8 +146,16 @@ case "$engine" in
     fi ;;
 esac
 if [ "$engine" = stable ]; then
-  cargo build --release --no-default-features --target-dir "$target_dir/stable" --bins
-  bindir="$target_dir/stable/release"
+  # The fuzz crate is a workspace member: its stable binaries are the ones
+  # `cargo test --workspace` builds (workspace dev profile: optimised, with
+  # overflow checks and debug assertions on). FUZZ_BINDIR reuses them as
+  # they are (CI: target/debug, after the test run); otherwise build them.
+  if [ -n "${FUZZ_BINDIR:-}" ]; then
+    bindir=$(cd "$root" && cd "$FUZZ_BINDIR" && pwd)
+  else
+    (cd "$root" && cargo build -p longfellow-fuzz --bins)
+    bindir="$root/target/debug"
+  fi
 fi
 echo "== engine: $engine"
 
@@ -179,7 +191,7 @@ for t in "${targets[@]}"; do
   flags=(-max_total_time="$time" -max_len="$len" -timeout="$timeout")
   if [ "$engine" = cargo-fuzz ]; then
     set +e
-    cargo +nightly fuzz run -O --target-dir "$target_dir" "$t" "corpus/$t" -- \
+    cargo +nightly fuzz run -O --features libfuzzer --target-dir "$target_dir" "$t" "corpus/$t" -- \
       "${flags[@]}" -rss_limit_mb="$rss" -print_final_stats=1 2>&1 |
       grep -E "^stat::number_of_executed_units|SUMMARY|ERROR|panicked"
     status=${PIPESTATUS[0]}
@@ -193,6 +205,7 @@ for t in "${targets[@]}"; do
     status=${PIPESTATUS[0]}
     set -e
   else
+    for b in "$bindir/$t"; do [ -x "$b" ] || { echo "== no binary $b (build the fuzz crate)"; exit 1; }; done
     "$bindir/$t" "corpus/$t" "${flags[@]}" && status=0 || status=$?
   fi
   if [ "$status" -ne 0 ]; then failed+=("$t"); fi
