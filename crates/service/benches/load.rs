@@ -14,7 +14,11 @@
 //! base64, CBOR, issuer trust and the proof check, exactly what a worker runs)
 //! called in-process `LOAD_BASELINE` times (default 8) one after another. The
 //! service's own overhead is then the concurrency-1 median latency over that
-//! median, printed after the table. Run the whole bench under `taskset -c 0`
+//! median, printed after the table; that comparison spans two phases and
+//! moves with the machine's load. The service's own time is also read from
+//! its `/metrics` before and after each level (answer-latency sum against the
+//! time spent inside the proof checks, over the same requests), which does
+//! not: at concurrency above the worker count it includes queueing. Run the whole bench under `taskset -c 0`
 //! and again on two cores to compare throughput on one and two cores.
 //!
 //! To drive a `longfellow serve` already running (the release binary, as
@@ -64,6 +68,29 @@ async fn one(addr: std::net::SocketAddr, body: &[u8]) -> std::io::Result<u16> {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0))
+}
+
+/// `(answer seconds sum, answers, check seconds sum)` from the service's
+/// `/metrics`: the service's own time per request is the first over the
+/// second less the check's share, measured on the same requests whatever
+/// else the machine is doing.
+async fn service_times(addr: std::net::SocketAddr) -> Option<(f64, f64, f64)> {
+    let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .ok()?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.ok()?;
+    let text = String::from_utf8_lossy(&out);
+    let value = |name: &str| -> Option<f64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+    };
+    Some((
+        value("longfellow_zkverify_seconds_sum")?,
+        value("longfellow_zkverify_seconds_count")?,
+        value("longfellow_check_seconds_sum")?,
+    ))
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -162,7 +189,9 @@ fn main() {
         }
         let mut p50_at_1 = None;
         println!("concurrency  ok  503  other  req/s   p50 ms   p99 ms");
+        let mut outside = Vec::new();
         for &c in &levels {
+            let before = service_times(addr).await;
             let deadline = Instant::now() + Duration::from_secs(120);
             let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
             let start = Instant::now();
@@ -191,6 +220,13 @@ fn main() {
             ok.sort();
             let busy = results.iter().filter(|r| r.0 == 503).count();
             let other = results.len() - ok.len() - busy;
+            if let (Some(a), Some(b)) = (before, service_times(addr).await) {
+                let n = b.1 - a.1;
+                if n > 0.0 {
+                    let (answer, check) = ((b.0 - a.0) / n, (b.2 - a.2) / n);
+                    outside.push((c, answer, check));
+                }
+            }
             if c == 1 && !ok.is_empty() {
                 p50_at_1 = Some(percentile(&ok, 0.5));
             }
@@ -200,6 +236,16 @@ fn main() {
                 ok.len() as f64 / wall.as_secs_f64(),
                 percentile(&ok, 0.5).as_secs_f64() * 1e3,
                 percentile(&ok, 0.99).as_secs_f64() * 1e3,
+            );
+        }
+        println!("per answer, inside the service: answer time, proof-check time, the rest");
+        for (c, answer, check) in &outside {
+            println!(
+                "{c:>11}  {:>8.1} ms {:>8.1} ms {:>7.2} ms ({:.2} % of the check)",
+                answer * 1e3,
+                check * 1e3,
+                (answer - check) * 1e3,
+                (answer - check) / check * 100.0
             );
         }
         if let (Some(b), Some(p), None) = (baseline, p50_at_1, external) {

@@ -362,9 +362,13 @@ pub(crate) async fn run_with_permit(
         // Waiting for a worker counts against the timeout; the check itself
         // runs on the blocking pool and keeps its worker until it finishes.
         let worker = state.workers_permit().await;
+        let metrics_state = Arc::clone(&state);
         tokio::task::spawn_blocking(move || {
             let _worker = worker;
-            check()
+            let started = Instant::now();
+            let verdict = check();
+            metrics_state.metrics.observe_check(started.elapsed());
+            verdict
         })
         .await
     };

@@ -27,6 +27,8 @@ pub struct Metrics {
     buckets: [AtomicU64; BUCKETS.len()],
     latency_count: AtomicU64,
     latency_sum_micros: AtomicU64,
+    check_count: AtomicU64,
+    check_sum_micros: AtomicU64,
     /// Verifications admitted and not finished (running or queued).
     pub in_flight: AtomicU64,
     /// Sessions held by the store (open or answered, not yet swept).
@@ -63,6 +65,18 @@ impl Metrics {
         }
         self.latency_count.fetch_add(1, Ordering::Relaxed);
         self.latency_sum_micros.fetch_add(
+            u64::try_from(d.as_micros()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Records the time one proof check took on its worker (from the start
+    /// of the check to its verdict): with the latency sum this separates the
+    /// service's own time (HTTP, admission, queueing, hand-off) from the
+    /// check's.
+    pub fn observe_check(&self, d: Duration) {
+        self.check_count.fetch_add(1, Ordering::Relaxed);
+        self.check_sum_micros.fetch_add(
             u64::try_from(d.as_micros()).unwrap_or(u64::MAX),
             Ordering::Relaxed,
         );
@@ -114,6 +128,18 @@ impl Metrics {
         let sum = self.latency_sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
         let _ = writeln!(s, "longfellow_zkverify_seconds_sum {sum}");
         let _ = writeln!(s, "longfellow_zkverify_seconds_count {count}");
+        let _ = writeln!(
+            s,
+            "# HELP longfellow_check_seconds time inside the proof checks themselves (on a worker)."
+        );
+        let _ = writeln!(s, "# TYPE longfellow_check_seconds summary");
+        let check_sum = self.check_sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
+        let _ = writeln!(s, "longfellow_check_seconds_sum {check_sum}");
+        let _ = writeln!(
+            s,
+            "longfellow_check_seconds_count {}",
+            self.check_count.load(Ordering::Relaxed)
+        );
         let _ = writeln!(
             s,
             "# HELP longfellow_verifications_in_flight Verifications running or queued."
