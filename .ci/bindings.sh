@@ -5,9 +5,9 @@
 # (generated; type-checked where swiftc exists), and the native CLI checking
 # the proofs they made.
 # Installs what a fresh machine lacks: a C compiler, Node, JDK and Maven
-# (Debian packages), pytest (pip), the rustup targets, and wasm-bindgen-cli
-# at the version Cargo.lock pins (cargo install from crates.io, kept in
-# ~/.cargo/bin); Maven fetches the Kotlin compiler, JNA and JUnit from
+# (Debian packages), pytest (pip), the rustup targets (through .ci/cross.sh),
+# and wasm-bindgen-cli at the version Cargo.lock pins (cargo install from
+# crates.io, kept in ~/.cargo/bin); Maven fetches the Kotlin compiler, JNA and JUnit from
 # Maven Central. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,34 +49,36 @@ if ! python3 -c 'import pytest' 2>/dev/null; then
     || apt_install python3-pytest
 fi
 
-step "rustup targets"
-rustup target add wasm32-unknown-unknown aarch64-linux-android
-
-# `cargo build`, not `check`: only codegen reports constant shift overflows
-# of 32-bit targets.
-for target in wasm32-unknown-unknown aarch64-linux-android; do
-  step "cargo build (libraries) --target $target"
-  cargo build -p longfellow-mdoc -p longfellow-mdoc-prover --target "$target"
-done
+step ".ci/cross.sh (rustup targets; library builds for wasm32 and Android)"
+bash .ci/cross.sh
 
 step "wasm-bindgen-cli"
 wb_version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)"
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
-  # --locked pins the tool's own lock file; a registry mirror lacking one of
-  # those exact versions fails it, so fall back to a fresh resolution.
-  cargo install wasm-bindgen-cli --version "$wb_version" --locked \
-    || cargo install wasm-bindgen-cli --version "$wb_version"
+  # No registry reachable here ships the CLI prebuilt, so it is compiled, as
+  # cheaply as it allows: only the `wasm-bindgen` binary, without the test
+  # runner's TLS stack (default feature rustls-tls), at opt-level 0 (it
+  # processes one module in about a second even so). --locked pins the
+  # tool's own lock file; a registry mirror lacking one of those exact
+  # versions fails it, so fall back to a fresh resolution.
+  wb_install() {
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false \
+      CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_LTO=false \
+      cargo install wasm-bindgen-cli --version "$wb_version" \
+      --no-default-features --bin wasm-bindgen "$@"
+  }
+  wb_install --locked || wb_install
 fi
 wasm-bindgen --version
 
-step "longfellow-wasm (release, nodejs package)"
-# Optimised code matters (proving in unoptimised wasm takes minutes); fat
-# LTO over one codegen unit does not, and would double the build time.
-CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-  cargo build -p longfellow-wasm --release --target wasm32-unknown-unknown
+step "longfellow-wasm (dev profile, nodejs package)"
+# The workspace's dev profile is optimised (opt-level 2, dependencies 3):
+# unoptimised wasm would prove far too slowly. It is the profile every other
+# binding is tested in, and benches/bindings/run.sh reuses this build.
+cargo build -p longfellow-wasm --target wasm32-unknown-unknown
 rm -rf "$tdir/wasm-pkg"
-wasm-bindgen --target nodejs --out-dir "$tdir/wasm-pkg" \
-  "$tdir/wasm32-unknown-unknown/release/longfellow_wasm.wasm"
+time wasm-bindgen --target nodejs --out-dir "$tdir/wasm-pkg" \
+  "$tdir/wasm32-unknown-unknown/debug/longfellow_wasm.wasm"
 
 step "node --test (wasm)"
 LONGFELLOW_WASM_PKG="$tdir/wasm-pkg" LONGFELLOW_VECTORS="$vectors" \
@@ -97,7 +99,7 @@ LONGFELLOW_UNIFFI_PY="$tdir/uniffi-py" LONGFELLOW_VECTORS="$vectors" \
 step "Kotlin on the JVM (UniFFI Kotlin over JNA, Maven)"
 rm -rf "$tdir/uniffi-kotlin"
 "$bindgen" generate --library "$lib" --language kotlin --out-dir "$tdir/uniffi-kotlin"
-mvn -B -ntp -q -f crates/uniffi/tests/kotlin/pom.xml test \
+mvn -B -ntp -f crates/uniffi/tests/kotlin/pom.xml test \
   -Duniffi.generated="$tdir/uniffi-kotlin" \
   -Duniffi.libdir="$tdir/debug" \
   -Dlongfellow.vectors="$vectors"

@@ -125,9 +125,15 @@ class MdocZkTest {
         ZkSpecStruct s = spec(1, 0);
         byte[] c = circuit(s);
         int[] code = new int[1];
+        long t0 = System.nanoTime();
         byte[] proof = prove(c, attributes(1), s, code);
+        long t1 = System.nanoTime();
         assertEquals(0, code[0], () -> LIB.longfellow_last_error());
         assertEquals(0, verify(c, attributes(1), proof, s));
+        long t2 = System.nanoTime();
+        // The line benches/bindings/run.sh collects.
+        System.out.printf("timing capi-jvm: prove %d ms, verify %d ms (v7, 1 attribute)%n",
+                (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000);
 
         byte[] bad = proof.clone();
         bad[20] ^= 1;
