@@ -4,7 +4,8 @@
 //! HPKE seal to the session key) -> `POST /sessions/{id}/response`. Then
 //! replay, expiry, a wrong origin, altered ciphertext, unknown ids, a full
 //! store and malformed bodies, each with its status and reason; both
-//! handovers (Annex C `dcapi`, OpenID4VP).
+//! handovers (Annex C `dcapi`, OpenID4VP), OpenID4VP both encrypted (JWE,
+//! `dc_api.jwt`, the default) and in the clear (`dc_api`).
 
 use std::net::SocketAddr;
 use std::process::Command;
@@ -12,7 +13,9 @@ use std::time::Duration;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use longfellow_dcapi::{seal, EncryptionInfo, Handover};
+use longfellow_dcapi::{
+    jwe_encrypt, seal, ContentEncryption, EncryptParams, EncryptionInfo, Handover, JwePublicKey,
+};
 use longfellow_mdoc_issuer::pki::{document_signer, iaca_root};
 use longfellow_mdoc_issuer::{DeviceKey, IssuerKey, MdocBuilder};
 use rand_chacha::ChaCha20Rng;
@@ -114,10 +117,39 @@ fn transcript_of(session: &Value, origin: &str) -> Vec<u8> {
         _ => Handover::OpenId4Vp {
             origin: origin.into(),
             nonce: session["nonce"].as_str().expect("nonce").into(),
-            jwk_thumbprint: None,
+            jwk_thumbprint: jwe_key(session).map(|k| k.thumbprint()),
         },
     }
     .session_transcript()
+}
+
+/// The response encryption key an OpenID4VP session published, if any.
+fn jwe_key(session: &Value) -> Option<JwePublicKey> {
+    let jwk = session.pointer("/request/data/client_metadata/jwks/keys/0")?;
+    Some(JwePublicKey::from_jwk(jwk).expect("a P-256 JWK"))
+}
+
+/// A JWE of `{"vp_token": …}` to the key of `session`, as a wallet would
+/// send it; `tamper` edits the five compact parts first.
+fn jwe_body(session: &Value, token: &[u8], tamper: impl FnOnce(&mut Vec<Vec<u8>>)) -> Vec<u8> {
+    let plain = json!({"vp_token": {"zk": [URL_SAFE_NO_PAD.encode(token)]}}).to_string();
+    let compact = jwe_encrypt(
+        &jwe_key(session).expect("an encrypted session"),
+        ContentEncryption::A128Gcm,
+        &EncryptParams::default(),
+        plain.as_bytes(),
+        &mut ChaCha20Rng::seed_from_u64(11),
+    )
+    .expect("encrypt");
+    let mut parts: Vec<Vec<u8>> = compact
+        .split('.')
+        .map(|p| URL_SAFE_NO_PAD.decode(p).expect("b64url"))
+        .collect();
+    tamper(&mut parts);
+    let compact: Vec<String> = parts.iter().map(|p| URL_SAFE_NO_PAD.encode(p)).collect();
+    json!({"response": compact.join(".")})
+        .to_string()
+        .into_bytes()
 }
 
 fn serve(circuit_dir: &std::path::Path, roots: &std::path::Path, extra: &[&str]) -> Server {
@@ -258,12 +290,96 @@ fn website_session_to_wallet_to_service() {
     let body = json!({"vp_token": "AA"}).to_string();
     assert!(error_of(&respond(addr, &s6, body.as_bytes()), 400).contains("takes `response`"));
 
-    // --- OpenID4VP over the DC API: accepted, and a wrong origin fails the
-    // proof (no encryption: the transcript binding is the proof's). ---
+    // --- Encrypted OpenID4VP over the DC API (the default): the request
+    // publishes a per-session ECDH-ES key, the wallet answers with a JWE,
+    // the transcript binds the key's thumbprint. ---
     let mut ask_vp = ask.clone();
     ask_vp["handover"] = json!("openid4vp");
+    let e1 = new_session(addr, &ask_vp);
+    let data = &e1["request"]["data"];
+    assert_eq!(data["response_mode"], "dc_api.jwt", "{e1}");
+    let jwk = &data["client_metadata"]["jwks"]["keys"][0];
+    assert_eq!(
+        (&jwk["use"], &jwk["alg"]),
+        (&json!("enc"), &json!("ECDH-ES"))
+    );
+    assert!(jwk["kid"].is_string() && jwk.get("d").is_none(), "{jwk}");
+    assert_eq!(
+        data["client_metadata"]["encrypted_response_enc_values_supported"][0],
+        "A128GCM"
+    );
+    let r_e1 = wallet.present("e1", &e1, ORIGIN);
+    let sent: Value = serde_json::from_slice(&r_e1).expect("json");
+    assert_eq!(
+        sent["response"].as_str().map(|s| s.split('.').count()),
+        Some(5),
+        "{sent}"
+    );
+    assert!(sent.get("vp_token").is_none(), "{sent}");
+    let (s, v) = respond(addr, &e1, &r_e1);
+    assert_eq!((s, &v["Status"]), (200, &Value::Bool(true)), "{v}");
+    assert_eq!(v["Claims"][AV][0]["ElementValue"], "9Q==");
+    assert!(error_of(&respond(addr, &e1, &r_e1), 409).contains("already answered"));
+    // The same JWE sent to another session: another key, refused, and that
+    // session is used up.
+    let e2 = new_session(addr, &ask_vp);
+    let answer = respond(addr, &e2, &r_e1);
+    assert!(
+        error_of(&answer, 400).contains("cannot decrypt"),
+        "{}",
+        answer.1
+    );
+    assert!(error_of(&respond(addr, &e2, &r_e1), 409).contains("already answered"));
+    // A JWE to another session's key under this session's kid: only the
+    // tag can tell.
+    let e3 = new_session(addr, &ask_vp);
+    let e3b = new_session(addr, &ask_vp);
+    let mut forged = e3b.clone();
+    forged["request"]["data"]["client_metadata"]["jwks"]["keys"][0]["kid"] =
+        e3["request"]["data"]["client_metadata"]["jwks"]["keys"][0]["kid"].clone();
+    let answer = respond(addr, &e3, &jwe_body(&forged, b"x", |_| {}));
+    assert!(
+        error_of(&answer, 400).contains("JWE decryption failed"),
+        "{}",
+        answer.1
+    );
+    // One ciphertext byte flipped.
+    let e4 = new_session(addr, &ask_vp);
+    let answer = respond(addr, &e4, &jwe_body(&e4, b"x", |p| p[3][0] ^= 0x01));
+    assert!(
+        error_of(&answer, 400).contains("JWE decryption failed"),
+        "{}",
+        answer.1
+    );
+    // Decrypts, but the plaintext is no ZK DeviceResponse.
+    let answer = respond(addr, &e3b, &jwe_body(&e3b, &[0xa1, 0x01], |_| {}));
+    assert!(error_of(&answer, 400).contains("cbor"), "{}", answer.1);
+    // The unencrypted form sent to an encrypted session.
+    let e5 = new_session(addr, &ask_vp);
+    let body = json!({"vp_token": "AA"}).to_string();
+    assert!(error_of(&respond(addr, &e5, body.as_bytes()), 400).contains("a JWE"));
+    // A wallet phished by another origin: the JWE opens (same key), the
+    // transcript the proof was made for does not match the service's.
+    let e6 = new_session(addr, &ask_vp);
+    let r = wallet.present("e6", &e6, EVIL);
+    let (s, v) = respond(addr, &e6, &r);
+    assert_eq!((s, &v["Status"]), (200, &Value::Bool(false)), "{v}");
+    assert!(
+        v["Message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("verification failure"),
+        "{v}"
+    );
+
+    // --- OpenID4VP in the clear (`responseMode: dc_api`, compatibility):
+    // accepted, and a wrong origin fails the proof (no encryption: the
+    // transcript binding is the proof's). ---
+    ask_vp["responseMode"] = json!("dc_api");
     let v1 = new_session(addr, &ask_vp);
     assert_eq!(v1["request"]["protocol"], "openid4vp-v1-unsigned");
+    assert_eq!(v1["request"]["data"]["response_mode"], "dc_api");
+    assert!(v1["request"]["data"].get("client_metadata").is_none());
     assert_eq!(
         v1["request"]["data"]["dcql_query"]["credentials"][0]["meta"]["zk_system_type"][0]
             ["circuit_hash"],
@@ -315,6 +431,14 @@ fn website_session_to_wallet_to_service() {
         (
             json!({"origin": ORIGIN, "nonce": "0123456789abcdef"}),
             "OpenID4VP",
+        ),
+        (
+            json!({"origin": ORIGIN, "responseMode": "dc_api"}),
+            "OpenID4VP",
+        ),
+        (
+            json!({"origin": ORIGIN, "handover": "openid4vp", "responseMode": "fragment"}),
+            "dc_api.jwt",
         ),
     ] {
         let answer = post(addr, "/sessions", body.to_string().as_bytes());

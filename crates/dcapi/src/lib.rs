@@ -14,6 +14,10 @@
 //! - [`Handover`]: the SessionTranscript `[null, null, handover]` of the two
 //!   handovers seen in the wild: Annex C `dcapi` and OpenID4VP's
 //!   `OpenID4VPDCAPIHandover`.
+//! - [`jwe`]: the JWE (`ECDH-ES`, P-256, `A128GCM`/`A256GCM`) of an
+//!   encrypted OpenID4VP response (`dc_api.jwt`), opened with a
+//!   [`JweRecipientKey`] that, like [`RecipientKey`], serves one decryption;
+//!   and the RFC 7638 thumbprint the handover binds.
 //!
 //! Both the relying party and the wallet use this crate; it links no prover
 //! code. Decoding is strict and bounded: counts and lengths are checked
@@ -24,11 +28,16 @@ mod cbor;
 mod device_request;
 mod encryption;
 mod error;
+pub mod jwe;
 mod transcript;
 
 pub use device_request::{DeviceRequest, RequestedElement, ZkSystemSpec};
 pub use encryption::{seal, EncryptedResponse, EncryptionInfo, RecipientKey};
 pub use error::DcApiError;
+pub use jwe::{
+    encrypt as jwe_encrypt, jwk_thumbprint, ContentEncryption, EncryptParams, JweError,
+    JwePublicKey, JweRecipientKey,
+};
 pub use transcript::{Handover, DCAPI_HANDOVER, OPENID4VP_DCAPI_HANDOVER};
 
 /// The W3C Digital Credentials API protocol identifier of ISO/IEC TS

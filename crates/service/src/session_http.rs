@@ -2,14 +2,17 @@
 //! (docs/verifier-service.md, "Sessions"):
 //!
 //! 1. `POST /sessions` `{"origin", ?"handover", ?"docType", ?"attributes",
-//!    ?"nonce"}` creates a session and returns the
+//!    ?"nonce", ?"responseMode"}` creates a session and returns the
 //!    `navigator.credentials.get()` request: for `org-iso-mdoc` (ISO/IEC TS
 //!    18013-7 Annex C) the DeviceRequest naming the accepted ZK systems and
 //!    the EncryptionInfo with a fresh HPKE P-256 key; for OpenID4VP a DCQL
-//!    query with `zk_system_type` and a nonce.
+//!    query with `zk_system_type`, a nonce and, unless `responseMode` is
+//!    `dc_api`, a fresh ECDH-ES P-256 key in `client_metadata.jwks` for an
+//!    encrypted (`dc_api.jwt`) response.
 //! 2. `POST /sessions/{id}/response` takes what the browser returned
-//!    (`{"response"}` for Annex C, `{"vp_token"}` for OpenID4VP), decrypts
-//!    it, rebuilds the SessionTranscript from the session's own origin and
+//!    (`{"response"}`: the HPKE EncryptedResponse for Annex C, a compact
+//!    JWE for encrypted OpenID4VP; `{"vp_token"}` for unencrypted
+//!    OpenID4VP), decrypts it, rebuilds the SessionTranscript from the session's own origin and
 //!    encryption info (never from the caller), and runs the `/zkverify`
 //!    check with the session's requested document as an extra condition.
 //!    A session is answered once.
@@ -26,14 +29,14 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, URL_
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use longfellow_dcapi::{
-    DeviceRequest, EncryptedResponse, Handover, RecipientKey, RequestedElement, ZkSystemSpec,
-    PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
+    ContentEncryption, DeviceRequest, EncryptedResponse, Handover, JweRecipientKey, RecipientKey,
+    RequestedElement, ZkSystemSpec, PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
 };
 use rand_core::{OsRng, RngCore};
 use serde_json::{json, Map, Value};
 
 use crate::http::{admit, json_response, run_with_permit, verdict_response, AppState};
-use crate::sessions::{Session, TakeError};
+use crate::sessions::{Session, SessionKey, TakeError};
 use crate::verify::{verify_expected, Expected, Verdict};
 
 /// Largest `POST /sessions` body.
@@ -78,7 +81,15 @@ struct Create {
     doc_type: String,
     elements: Vec<(String, String)>,
     nonce: Option<String>,
+    /// OpenID4VP only: whether the response comes back as a JWE
+    /// (`dc_api.jwt`, the default) or in the clear (`dc_api`).
+    encrypted: bool,
 }
+
+/// The `response_mode` of an encrypted OpenID4VP response over the DC API.
+const RESPONSE_MODE_JWT: &str = "dc_api.jwt";
+/// The `response_mode` of an unencrypted one (compatibility).
+const RESPONSE_MODE_PLAIN: &str = "dc_api";
 
 /// The ASCII serialization of a web origin: `https://host[:port]`, or
 /// `http://` for localhost only; no path, query, fragment or user info.
@@ -209,12 +220,30 @@ fn parse_create(bytes: &[u8]) -> Result<Create, Verdict> {
             ));
         }
     }
+    let encrypted = match text("responseMode")? {
+        None => kind == Kind::OpenId4Vp,
+        Some(mode) if kind != Kind::OpenId4Vp => {
+            return Err(bad(
+                "bad_json",
+                format!("`responseMode` `{mode}` is for OpenID4VP sessions; Annex C responses are always HPKE-encrypted"),
+            ))
+        }
+        Some(RESPONSE_MODE_JWT) => true,
+        Some(RESPONSE_MODE_PLAIN) => false,
+        Some(other) => {
+            return Err(bad(
+                "bad_json",
+                format!("`responseMode` `{other}`: expected `{RESPONSE_MODE_JWT}` (encrypted, the default) or `{RESPONSE_MODE_PLAIN}`"),
+            ))
+        }
+    };
     Ok(Create {
         origin: origin.to_owned(),
         kind,
         doc_type,
         elements,
         nonce,
+        encrypted,
     })
 }
 
@@ -304,7 +333,7 @@ pub(crate) async fn create(State(state): State<Arc<AppState>>, req: Request) -> 
                     encryption_info_b64: info_b64,
                     origin: c.origin.clone(),
                 },
-                Some(key),
+                SessionKey::Hpke(key),
             )
         }
         Kind::OpenId4Vp => {
@@ -312,22 +341,28 @@ pub(crate) async fn create(State(state): State<Arc<AppState>>, req: Request) -> 
                 .nonce
                 .clone()
                 .unwrap_or_else(|| URL_SAFE_NO_PAD.encode(random::<32>()));
+            // A fresh key per session, named by a random `kid` (the
+            // thumbprint would do as well, but a random name says nothing
+            // about the key).
+            let key = c
+                .encrypted
+                .then(|| JweRecipientKey::generate(hex_id(&random::<8>()), &mut OsRng));
             body.insert("handover".into(), json!("openid4vp"));
             body.insert("nonce".into(), json!(nonce));
             body.insert(
                 "request".into(),
                 json!({
                     "protocol": PROTOCOL_OPENID4VP_UNSIGNED,
-                    "data": openid4vp_request(&nonce, &c, &specs),
+                    "data": openid4vp_request(&nonce, &c, &specs, key.as_ref()),
                 }),
             );
             (
                 Handover::OpenId4Vp {
                     origin: c.origin.clone(),
                     nonce,
-                    jwk_thumbprint: None,
+                    jwk_thumbprint: key.as_ref().map(JweRecipientKey::thumbprint),
                 },
-                None,
+                key.map_or(SessionKey::None, SessionKey::Jwe),
             )
         }
     };
@@ -364,8 +399,17 @@ fn hex_id(b: &[u8]) -> String {
 /// The unsigned OpenID4VP request: DCQL for one `mso_mdoc_zk` credential
 /// whose `meta.zk_system_type` lists the accepted systems (the flat
 /// `{system, id, params…}` objects Google's protocols page and Multipaz
-/// use); the response comes back unencrypted (`response_mode` `dc_api`).
-fn openid4vp_request(nonce: &str, c: &Create, specs: &[ZkSystemSpec]) -> Value {
+/// use). With `key`, the response comes back encrypted to it (`response_mode`
+/// `dc_api.jwt`, OpenID4VP 1.0 §8.3: the key in `client_metadata.jwks`, the
+/// content encryption algorithms in
+/// `encrypted_response_enc_values_supported`); without, in the clear
+/// (`dc_api`).
+fn openid4vp_request(
+    nonce: &str,
+    c: &Create,
+    specs: &[ZkSystemSpec],
+    key: Option<&JweRecipientKey>,
+) -> Value {
     let zk: Vec<Value> = specs
         .iter()
         .map(|s| {
@@ -385,9 +429,9 @@ fn openid4vp_request(nonce: &str, c: &Create, specs: &[ZkSystemSpec]) -> Value {
         .iter()
         .map(|(ns, id)| json!({ "path": [ns, id], "intent_to_retain": false }))
         .collect();
-    json!({
+    let mut request = json!({
         "response_type": "vp_token",
-        "response_mode": "dc_api",
+        "response_mode": RESPONSE_MODE_PLAIN,
         "nonce": nonce,
         "dcql_query": {
             "credentials": [{
@@ -397,7 +441,16 @@ fn openid4vp_request(nonce: &str, c: &Create, specs: &[ZkSystemSpec]) -> Value {
                 "claims": claims,
             }]
         }
-    })
+    });
+    if let Some(key) = key {
+        let encs: Vec<&str> = ContentEncryption::ALL.iter().map(|e| e.name()).collect();
+        request["response_mode"] = json!(RESPONSE_MODE_JWT);
+        request["client_metadata"] = json!({
+            "jwks": {"keys": [key.public_jwk()]},
+            "encrypted_response_enc_values_supported": encs,
+        });
+    }
+    request
 }
 
 /// What the browser handed back.
@@ -405,6 +458,9 @@ fn openid4vp_request(nonce: &str, c: &Create, specs: &[ZkSystemSpec]) -> Value {
 enum Payload {
     /// Annex C: the CBOR EncryptedResponse.
     Encrypted(Vec<u8>),
+    /// Encrypted OpenID4VP: the compact JWE whose plaintext is
+    /// `{"vp_token": …}`.
+    Jwe(String),
     /// OpenID4VP: the (ZK) DeviceResponse CBOR.
     VpToken(Vec<u8>),
 }
@@ -424,12 +480,31 @@ fn parse_payload(bytes: &[u8]) -> Result<Payload, Verdict> {
     let m = v.as_object();
     if let Some(r) = m.and_then(|m| m.get("response")) {
         let Some(s) = r.as_str() else {
-            return Err(bad("bad_json", "`response` must be a base64url string"));
+            return Err(bad(
+                "bad_json",
+                "`response` must be a base64url string or a JWE",
+            ));
         };
+        // A compact JWE is base64url parts joined by `.`, which is not in
+        // the base64url alphabet: the two forms cannot be confused.
+        if s.contains('.') {
+            return Ok(Payload::Jwe(s.to_owned()));
+        }
         return Ok(Payload::Encrypted(b64url("response", s)?));
     }
+    match vp_token_of(m)? {
+        Some(token) => Ok(Payload::VpToken(token)),
+        None => Err(bad(
+            "bad_json",
+            "Error reading request body: expected `response` (org-iso-mdoc, or encrypted OpenID4VP) or `vp_token` (OpenID4VP)",
+        )),
+    }
+}
+
+/// The presentation in `vp_token`, in either form; `None` if absent.
+fn vp_token_of(m: Option<&Map<String, Value>>) -> Result<Option<Vec<u8>>, Verdict> {
     match m.and_then(|m| m.get("vp_token")) {
-        Some(Value::String(s)) => Ok(Payload::VpToken(b64url("vp_token", s)?)),
+        Some(Value::String(s)) => Ok(Some(b64url("vp_token", s)?)),
         // DCQL form: {"<credential query id>": ["<b64url>"]}, one entry.
         Some(Value::Object(q)) if q.len() == 1 => {
             let token = q.values().next().and_then(|v| match v {
@@ -438,7 +513,7 @@ fn parse_payload(bytes: &[u8]) -> Result<Payload, Verdict> {
                 _ => None,
             });
             match token {
-                Some(s) => Ok(Payload::VpToken(b64url("vp_token", s)?)),
+                Some(s) => Ok(Some(b64url("vp_token", s)?)),
                 None => Err(bad(
                     "bad_json",
                     "`vp_token` must map one credential query id to one presentation",
@@ -449,11 +524,35 @@ fn parse_payload(bytes: &[u8]) -> Result<Payload, Verdict> {
             "bad_json",
             "`vp_token` must be a string or a one-entry DCQL object",
         )),
-        None => Err(bad(
-            "bad_json",
-            "Error reading request body: expected `response` (org-iso-mdoc) or `vp_token` (OpenID4VP)",
-        )),
+        None => Ok(None),
     }
+}
+
+/// Opens an encrypted OpenID4VP response: the JWE (at most `cap` bytes)
+/// with the session's key, then the `vp_token` of its JSON plaintext. Any
+/// failure to decrypt is `decrypt_failed`, as for Annex C; the key is
+/// consumed either way.
+fn open_jwe(key: JweRecipientKey, compact: &str, cap: usize) -> Result<Vec<u8>, Verdict> {
+    let plain = key
+        .decrypt(compact, cap, &ContentEncryption::ALL)
+        .map_err(|e| {
+            bad(
+                "decrypt_failed",
+                format!("session: cannot decrypt the response: {e}"),
+            )
+        })?;
+    let v: Value = serde_json::from_slice(&plain).map_err(|e| {
+        bad(
+            "bad_json",
+            format!("session: the decrypted response is not JSON: {e}"),
+        )
+    })?;
+    vp_token_of(v.as_object())?.ok_or_else(|| {
+        bad(
+            "bad_json",
+            "session: the decrypted response has no `vp_token`",
+        )
+    })
 }
 
 /// `POST /sessions/{id}/response`.
@@ -509,7 +608,8 @@ pub(crate) async fn respond(
     }
 }
 
-/// Decrypts (Annex C), rebuilds the transcript and verifies; the session's
+/// Decrypts (Annex C HPKE or OpenID4VP JWE), rebuilds the transcript and
+/// verifies; the session's
 /// key is consumed here.
 fn answer(state: &AppState, session: Session, payload: Payload) -> Verdict {
     let Session {
@@ -519,7 +619,7 @@ fn answer(state: &AppState, session: Session, payload: Payload) -> Verdict {
     } = session;
     let transcript = handover.session_transcript();
     let device_response = match (key, payload) {
-        (Some(key), Payload::Encrypted(bytes)) => {
+        (SessionKey::Hpke(key), Payload::Encrypted(bytes)) => {
             let sealed = match EncryptedResponse::decode(&bytes, state.limits.max_body_bytes) {
                 Ok(s) => s,
                 Err(e) => {
@@ -539,17 +639,29 @@ fn answer(state: &AppState, session: Session, payload: Payload) -> Verdict {
                 }
             }
         }
-        (None, Payload::VpToken(bytes)) => bytes,
-        (Some(_), Payload::VpToken(_)) => {
+        (SessionKey::Jwe(key), Payload::Jwe(compact)) => {
+            match open_jwe(key, &compact, state.limits.max_body_bytes) {
+                Ok(token) => token,
+                Err(v) => return v,
+            }
+        }
+        (SessionKey::None, Payload::VpToken(bytes)) => bytes,
+        (SessionKey::Hpke(_), _) => {
             return Verdict::bad_request(
                 "wrong_payload",
-                "session: an org-iso-mdoc session takes `response` (the encrypted response), not `vp_token`".into(),
+                "session: an org-iso-mdoc session takes `response` (the HPKE EncryptedResponse, base64url), not `vp_token` or a JWE".into(),
             )
         }
-        (None, Payload::Encrypted(_)) => {
+        (SessionKey::Jwe(_), _) => {
             return Verdict::bad_request(
                 "wrong_payload",
-                "session: an OpenID4VP session takes `vp_token`, not `response`".into(),
+                "session: an encrypted OpenID4VP session takes `response` (a JWE), not `vp_token` or an EncryptedResponse".into(),
+            )
+        }
+        (SessionKey::None, _) => {
+            return Verdict::bad_request(
+                "wrong_payload",
+                "session: an unencrypted OpenID4VP session takes `vp_token`, not `response`".into(),
             )
         }
     };
@@ -566,7 +678,184 @@ fn answer(state: &AppState, session: Session, payload: Payload) -> Verdict {
 
 #[cfg(test)]
 mod tests {
-    use super::check_origin;
+    use super::*;
+    use longfellow_dcapi::{jwe_encrypt, EncryptParams, JwePublicKey};
+
+    fn create(body: Value) -> Result<Create, Verdict> {
+        parse_create(body.to_string().as_bytes())
+    }
+
+    #[test]
+    fn openid4vp_sessions_are_encrypted_unless_asked_not_to_be() {
+        let vp = |extra: Value| {
+            let mut b = json!({"origin": "https://rp.example", "handover": "openid4vp"});
+            if let (Some(b), Some(e)) = (b.as_object_mut(), extra.as_object()) {
+                b.extend(e.clone());
+            }
+            create(b)
+        };
+        assert!(vp(json!({})).expect("well-formed test input").encrypted);
+        assert!(
+            vp(json!({"responseMode": "dc_api.jwt"}))
+                .expect("well-formed test input")
+                .encrypted
+        );
+        assert!(
+            !vp(json!({"responseMode": "dc_api"}))
+                .expect("well-formed test input")
+                .encrypted
+        );
+        let e = vp(json!({"responseMode": "direct_post"})).expect_err("must be refused");
+        assert_eq!(e.reason, "bad_json");
+        assert!(e.body["error"]
+            .as_str()
+            .expect("well-formed test input")
+            .contains("dc_api.jwt"));
+        // Annex C has its own encryption; the option is refused there.
+        assert!(
+            !create(json!({"origin": "https://rp.example"}))
+                .expect("well-formed test input")
+                .encrypted
+        );
+        let e = create(json!({"origin": "https://rp.example", "responseMode": "dc_api"}))
+            .expect_err("must be refused");
+        assert!(e.body["error"]
+            .as_str()
+            .expect("well-formed test input")
+            .contains("OpenID4VP"));
+    }
+
+    #[test]
+    fn encrypted_request_publishes_the_key_and_mode() {
+        let c = create(json!({"origin": "https://rp.example", "handover": "openid4vp"}))
+            .expect("well-formed test input");
+        let key = JweRecipientKey::generate("kid-1".into(), &mut OsRng);
+        let r = openid4vp_request("n", &c, &[], Some(&key));
+        assert_eq!(r["response_mode"], "dc_api.jwt");
+        let jwk = &r["client_metadata"]["jwks"]["keys"][0];
+        assert_eq!(
+            r["client_metadata"]["jwks"]["keys"]
+                .as_array()
+                .expect("well-formed test input")
+                .len(),
+            1
+        );
+        assert_eq!(
+            (
+                &jwk["kty"],
+                &jwk["crv"],
+                &jwk["kid"],
+                &jwk["use"],
+                &jwk["alg"]
+            ),
+            (
+                &json!("EC"),
+                &json!("P-256"),
+                &json!("kid-1"),
+                &json!("enc"),
+                &json!("ECDH-ES")
+            )
+        );
+        assert!(jwk.get("d").is_none(), "{jwk}");
+        assert_eq!(
+            r["client_metadata"]["encrypted_response_enc_values_supported"],
+            json!(["A128GCM", "A256GCM"])
+        );
+        let plain = openid4vp_request("n", &c, &[], None);
+        assert_eq!(plain["response_mode"], "dc_api");
+        assert!(plain.get("client_metadata").is_none());
+    }
+
+    #[test]
+    fn a_jwe_is_told_from_an_encrypted_response() {
+        assert!(matches!(
+            parse_payload(br#"{"response": "eyJh.."}"#),
+            Ok(Payload::Jwe(s)) if s == "eyJh.."
+        ));
+        assert!(matches!(
+            parse_payload(br#"{"response": "oQE"}"#),
+            Ok(Payload::Encrypted(b)) if b == [0xa1, 0x01]
+        ));
+        assert_eq!(
+            parse_payload(br#"{"response": "***"}"#)
+                .expect_err("must be refused")
+                .reason,
+            "bad_base64"
+        );
+    }
+
+    fn sealed_to(key: &JweRecipientKey, plaintext: &[u8]) -> String {
+        let public = JwePublicKey::from_jwk(&key.public_jwk()).expect("well-formed test input");
+        jwe_encrypt(
+            &public,
+            ContentEncryption::A128Gcm,
+            &EncryptParams::default(),
+            plaintext,
+            &mut OsRng,
+        )
+        .expect("well-formed test input")
+    }
+
+    #[test]
+    fn open_jwe_reads_the_vp_token_and_refuses_what_does_not_decrypt() {
+        let body = br#"{"vp_token": {"zk": ["oQE"]}}"#;
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let jwe = sealed_to(&key, body);
+        assert_eq!(
+            open_jwe(key, &jwe, 1 << 20).expect("well-formed test input"),
+            [0xa1, 0x01]
+        );
+
+        // One ciphertext bit flipped.
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let mut parts: Vec<String> = sealed_to(&key, body).split('.').map(Into::into).collect();
+        let mut ct = URL_SAFE_NO_PAD
+            .decode(&parts[3])
+            .expect("well-formed test input");
+        ct[0] ^= 1;
+        parts[3] = URL_SAFE_NO_PAD.encode(ct);
+        let e = open_jwe(key, &parts.join("."), 1 << 20).expect_err("must be refused");
+        assert_eq!((e.status, e.reason), (400, "decrypt_failed"));
+        assert!(e.body["error"]
+            .as_str()
+            .expect("well-formed test input")
+            .contains("JWE decryption failed"));
+
+        // Another session's key (same kid, so only the tag tells).
+        let other = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let jwe = sealed_to(&other, body);
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        assert_eq!(
+            open_jwe(key, &jwe, 1 << 20)
+                .expect_err("must be refused")
+                .reason,
+            "decrypt_failed"
+        );
+
+        // Over the cap; not JSON inside; no vp_token inside.
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let jwe = sealed_to(&key, body);
+        assert_eq!(
+            open_jwe(key, &jwe, 64).expect_err("must be refused").reason,
+            "decrypt_failed"
+        );
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let jwe = sealed_to(&key, b"\xa1\x01");
+        assert_eq!(
+            open_jwe(key, &jwe, 1 << 20)
+                .expect_err("must be refused")
+                .reason,
+            "bad_json"
+        );
+        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+        let jwe = sealed_to(&key, br#"{"id_token": "x"}"#);
+        assert_eq!(
+            open_jwe(key, &jwe, 1 << 20)
+                .expect_err("must be refused")
+                .reason,
+            "bad_json"
+        );
+    }
 
     #[test]
     fn origins() {

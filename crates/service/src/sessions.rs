@@ -5,15 +5,15 @@
 //! the creation is refused (HTTP 503) instead of growing memory. An entry
 //! expires `ttl` after creation on the monotonic clock (independent of
 //! `--verify-time`). Taking a session for its response marks it answered
-//! and moves its HPKE key out, so the key is dropped (and wiped) with the
-//! one decryption it serves; the answered marker stays until expiry so a
+//! and moves its key (HPKE for Annex C, JWE for encrypted OpenID4VP) out,
+//! so the key is dropped (and wiped) with the one decryption it serves; the answered marker stays until expiry so a
 //! replay is told so (HTTP 409) rather than "unknown".
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use longfellow_dcapi::{Handover, RecipientKey};
+use longfellow_dcapi::{Handover, JweRecipientKey, RecipientKey};
 
 use crate::verify::Expected;
 
@@ -35,13 +35,26 @@ impl Default for SessionLimits {
     }
 }
 
+/// The secret that opens a session's one response. Held by value so that
+/// taking the session moves it out of the store and the decryption drops
+/// it.
+#[derive(Debug)]
+pub(crate) enum SessionKey {
+    /// Annex C: the HPKE recipient key of the EncryptionInfo.
+    Hpke(RecipientKey),
+    /// OpenID4VP `dc_api.jwt`: the ECDH-ES key of `client_metadata.jwks`.
+    Jwe(JweRecipientKey),
+    /// OpenID4VP `dc_api` (compatibility): the response is not encrypted.
+    None,
+}
+
 /// One session, as created.
 #[derive(Debug)]
 pub(crate) struct Session {
     /// What the transcript is rebuilt from.
     pub handover: Handover,
-    /// The HPKE key (Annex C sessions; `None` for unencrypted OpenID4VP).
-    pub key: Option<RecipientKey>,
+    /// What decrypts the response.
+    pub key: SessionKey,
     /// What the response must disclose.
     pub expected: Expected,
 }

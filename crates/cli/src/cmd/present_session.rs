@@ -5,13 +5,15 @@
 //! from the request and the caller's origin (which a real wallet gets from
 //! the browser, never from the request), and wraps the ZK DeviceResponse
 //! as the browser would hand it back: `{"response"}` (HPKE-sealed to the
-//! session key) for `org-iso-mdoc`, `{"vp_token"}` for OpenID4VP.
+//! session key) for `org-iso-mdoc`; for OpenID4VP `{"response": JWE}`
+//! (ECDH-ES to the key in `client_metadata.jwks`) when the request's
+//! `response_mode` is `dc_api.jwt`, `{"vp_token"}` when it is `dc_api`.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use longfellow_dcapi::{
-    seal, DeviceRequest, EncryptionInfo, Handover, ZkSystemSpec, PROTOCOL_OPENID4VP_UNSIGNED,
-    PROTOCOL_ORG_ISO_MDOC,
+    jwe_encrypt, seal, ContentEncryption, DeviceRequest, EncryptParams, EncryptionInfo, Handover,
+    JwePublicKey, ZkSystemSpec, PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
 };
 use longfellow_random::SeededOrOs;
 use serde_json::{json, Value};
@@ -33,6 +35,52 @@ pub struct SessionRequest {
     pub specs: Vec<ZkSystemSpec>,
     /// The DCQL credential query id (OpenID4VP).
     pub query_id: Option<String>,
+    /// The key and `enc` of an encrypted OpenID4VP response (`dc_api.jwt`).
+    pub jwe: Option<(JwePublicKey, ContentEncryption)>,
+}
+
+/// The response encryption an OpenID4VP request asks for: the first
+/// `ECDH-ES` P-256 encryption key of `client_metadata.jwks` and the first
+/// supported `enc` it lists (`A128GCM` when it lists none, OpenID4VP 1.0
+/// §8.3's default).
+fn response_encryption(
+    data: &Value,
+) -> Result<Option<(JwePublicKey, ContentEncryption)>, PresentError> {
+    match data.get("response_mode").and_then(Value::as_str) {
+        None | Some("dc_api") => return Ok(None),
+        Some("dc_api.jwt") => {}
+        Some(other) => {
+            return Err(usage(format!(
+                "session request: response_mode `{other}` is not dc_api or dc_api.jwt"
+            )))
+        }
+    }
+    let meta = data
+        .get("client_metadata")
+        .ok_or_else(|| usage("session request: dc_api.jwt without client_metadata"))?;
+    let key = meta
+        .pointer("/jwks/keys")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|k| {
+            let is = |m: &str, v: &str| k.get(m).and_then(Value::as_str).is_none_or(|x| x == v);
+            is("use", "enc") && is("alg", "ECDH-ES") && is("kty", "EC") && is("crv", "P-256")
+        })
+        .ok_or_else(|| usage("session request: no ECDH-ES P-256 key in client_metadata.jwks"))?;
+    let key = JwePublicKey::from_jwk(key).map_err(usage)?;
+    let enc = match meta
+        .get("encrypted_response_enc_values_supported")
+        .and_then(Value::as_array)
+    {
+        None => ContentEncryption::A128Gcm,
+        Some(list) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .find_map(ContentEncryption::from_name)
+            .ok_or_else(|| usage("session request: no supported enc (A128GCM, A256GCM) offered"))?,
+    };
+    Ok(Some((key, enc)))
 }
 
 fn field<'a>(v: &'a Value, k: &str) -> Result<&'a str, PresentError> {
@@ -76,6 +124,7 @@ pub fn parse(json_bytes: &[u8], origin: &str) -> Result<SessionRequest, PresentE
                     .collect(),
                 specs: dr.zk_system_specs,
                 query_id: None,
+                jwe: None,
             })
         }
         PROTOCOL_OPENID4VP_UNSIGNED => {
@@ -120,17 +169,21 @@ pub fn parse(json_bytes: &[u8], origin: &str) -> Result<SessionRequest, PresentE
                     block_enc_sig: n("block_enc_sig"),
                 });
             }
+            let jwe = response_encryption(data)?;
             Ok(SessionRequest {
                 handover: Handover::OpenId4Vp {
                     origin: origin.to_owned(),
                     nonce,
-                    jwk_thumbprint: None,
+                    // The transcript binds the key the response is
+                    // encrypted to (OpenID4VP 1.0 Appendix B.2.6.2).
+                    jwk_thumbprint: jwe.as_ref().map(|(k, _)| k.thumbprint()),
                 },
                 encryption: None,
                 doc_type,
                 elements,
                 specs,
                 query_id: Some(field(cred, "id")?.to_owned()),
+                jwe,
             })
         }
         other => Err(usage(format!(
@@ -149,8 +202,8 @@ impl SessionRequest {
 
     /// What the browser hands back to the website, as JSON text.
     pub fn wrap(&self, zk_device_response: &[u8]) -> Result<String, PresentError> {
-        let body = match &self.encryption {
-            Some(info) => {
+        let body = match (&self.encryption, &self.jwe) {
+            (Some(info), _) => {
                 // Fresh OS randomness for the ephemeral HPKE key, always.
                 let sealed = seal(
                     info,
@@ -161,9 +214,25 @@ impl SessionRequest {
                 .map_err(usage)?;
                 json!({ "response": URL_SAFE_NO_PAD.encode(sealed.encode()) })
             }
-            None => {
+            (None, jwe) => {
                 let id = self.query_id.clone().unwrap_or_else(|| "zk".into());
-                json!({ "vp_token": { id: [URL_SAFE_NO_PAD.encode(zk_device_response)] } })
+                let vp =
+                    json!({ "vp_token": { id: [URL_SAFE_NO_PAD.encode(zk_device_response)] } });
+                match jwe {
+                    None => vp,
+                    Some((key, enc)) => {
+                        // Fresh OS randomness for the ephemeral key and IV.
+                        let compact = jwe_encrypt(
+                            key,
+                            *enc,
+                            &EncryptParams::default(),
+                            vp.to_string().as_bytes(),
+                            &mut SeededOrOs::new(None),
+                        )
+                        .map_err(usage)?;
+                        json!({ "response": compact })
+                    }
+                }
             }
         };
         Ok(body.to_string())
