@@ -38,9 +38,10 @@ const TAG_LEN: usize = 16;
 /// P-256 coordinate length.
 const COORD_LEN: usize = 32;
 
-/// Why a JWE could not be built or read. Every variant after
-/// [`JweError::TooLarge`] is a refusal of untrusted input; none of them
-/// says more about the key than "this does not decrypt".
+/// Why a JWE could not be built or read. All but [`JweError::Encrypt`]
+/// refuse untrusted input, and none says more about the secret key than
+/// "this does not decrypt": the `epk` is validated before any ECDH, so an
+/// invalid-curve point never meets the key.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum JweError {
