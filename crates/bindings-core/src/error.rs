@@ -2,7 +2,7 @@
 //! on and a message for people.
 
 use longfellow_mdoc::VerifyError;
-use longfellow_mdoc_prover::ProveError;
+use longfellow_mdoc_prover::{MdocError, ProveError};
 
 /// Stable classification of a [`BindingError`]: the bindings expose it as a
 /// string (`"InvalidArgument"`, ...) or as an exception subclass.
@@ -73,7 +73,10 @@ impl From<VerifyError> for BindingError {
     fn from(e: VerifyError) -> Self {
         let code = match &e {
             VerifyError::UnknownZkSpec(_) | VerifyError::WrongCircuit { .. } => ErrorCode::Circuit,
-            VerifyError::Request(_) => ErrorCode::InvalidArgument,
+            // Both are the caller's statement (a key that is no P-256
+            // point, a time that is no calendar time, a bad request shape),
+            // never the library's fault.
+            VerifyError::Request(_) | VerifyError::InvalidRequest(_) => ErrorCode::InvalidArgument,
             VerifyError::Malformed(_) | VerifyError::ProofForOtherCircuit { .. } => {
                 ErrorCode::MalformedProof
             }
@@ -88,6 +91,14 @@ impl From<ProveError> for BindingError {
     fn from(e: ProveError) -> Self {
         let code = match &e {
             ProveError::Circuit(_) => ErrorCode::Circuit,
+            // What the caller states (issuer key, time, the request's shape)
+            // is an argument error; what the credential holds is a refusal.
+            ProveError::Refused(
+                MdocError::Request(_)
+                | MdocError::InvalidRequest(_)
+                | MdocError::AttributeCount { .. }
+                | MdocError::InvalidPublicKey("issuer"),
+            ) => ErrorCode::InvalidArgument,
             ProveError::Refused(_) => ErrorCode::ProverRefused,
             _ => ErrorCode::Internal,
         };

@@ -102,6 +102,27 @@ fn fresh_proof_verifies_and_bad_inputs_are_classified() {
         ErrorCode::InvalidArgument
     );
 
+    // Values that parse but are not valid: the statement's fault on both
+    // sides (they were once reported as Internal by verify and as a
+    // prover refusal by prove).
+    let mut off_curve = statement.clone();
+    off_curve.issuer_pkx = "0x1".into();
+    off_curve.issuer_pky = "0x1".into();
+    let mut no_calendar = statement.clone();
+    no_calendar.now = "2024-10-01T25:61:61Z".into();
+    for (what, bad) in [
+        ("off-curve key", &off_curve),
+        ("non-calendar time", &no_calendar),
+    ] {
+        assert_eq!(
+            code(circuit.verify(bad, &proof)),
+            ErrorCode::InvalidArgument,
+            "verify, {what}"
+        );
+        let e = circuit.prove(&mdoc, bad, &mut OsRng).expect_err("refused");
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "prove, {what}: {e}");
+    }
+
     let mut two = statement.clone();
     two.attributes.push(two.attributes[0].clone());
     assert_eq!(
