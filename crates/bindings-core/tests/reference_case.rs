@@ -54,6 +54,7 @@ fn circuit() -> Circuit {
 
 #[test]
 fn stored_proof_verifies_and_is_reproduced() {
+    longfellow_testvectors::require!();
     let circuit = circuit();
     assert_eq!(circuit.spec().circuit_hash, V7_1);
     let (statement, mdoc) = reference();
@@ -68,6 +69,7 @@ fn stored_proof_verifies_and_is_reproduced() {
 
 #[test]
 fn fresh_proof_verifies_and_bad_inputs_are_classified() {
+    longfellow_testvectors::require!();
     let circuit = circuit();
     let (statement, mdoc) = reference();
     let proof = circuit.prove(&mdoc, &statement, &mut OsRng).expect("proof");

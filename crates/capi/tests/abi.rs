@@ -153,6 +153,7 @@ fn circuit(hash: &str) -> Vec<u8> {
 
 #[test]
 fn stored_v7_proof_verifies_and_errors_get_their_codes() {
+    longfellow_testvectors::require!();
     let c = case();
     let bcp = circuit(V7_1);
     let proof = longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin"));
@@ -204,6 +205,7 @@ fn stored_v7_proof_verifies_and_errors_get_their_codes() {
 
 #[test]
 fn fresh_proof_verifies_and_prover_errors_get_their_codes() {
+    longfellow_testvectors::require!();
     let c = case();
     let bcp = circuit(V7_1);
     let spec = spec_of(V7_1);
@@ -228,6 +230,7 @@ fn fresh_proof_verifies_and_prover_errors_get_their_codes() {
 
 #[test]
 fn credential_structure_failures_get_googles_specific_codes() {
+    longfellow_testvectors::require!();
     let bcp = circuit(V7_1);
     let spec = spec_of(V7_1);
     let attrs = attributes(1);
@@ -247,6 +250,7 @@ fn credential_structure_failures_get_googles_specific_codes() {
 
 #[test]
 fn circuit_id_names_every_circuit_file_and_needs_no_spec() {
+    longfellow_testvectors::require!();
     for s in kZkSpecs.iter().filter(|s| s.version >= 6) {
         let hash = mdoc_zk::specs::hash_str(s).expect("ascii");
         for suffix in ["", ".lfa1", ".lfa2"] {
@@ -322,6 +326,7 @@ fn find_zk_spec_by_attributes_picks_the_newest_or_the_named_version() {
 
 #[test]
 fn errors_are_per_thread_and_calls_run_concurrently() {
+    longfellow_testvectors::require!();
     let c = case();
     let bcp = circuit(V7_1);
     let proof = longfellow_testvectors::read(&format!("google/mdoc/proofs/{V7_1}.bin"));

@@ -51,6 +51,7 @@ fn full_stdout(cmd: &mut Command) -> Option<Output> {
 
 #[test]
 fn inspect_with_closed_or_full_stdout_fails_cleanly() {
+    longfellow_testvectors::require!();
     let path = circuit();
     let out = closed_stdout(bin().args(["circuit", "inspect", s(&path)]));
     let err = clean_failure(&out, 2);
@@ -62,6 +63,7 @@ fn inspect_with_closed_or_full_stdout_fails_cleanly() {
 
 #[test]
 fn demo_with_closed_stdout_fails_cleanly() {
+    longfellow_testvectors::require!();
     let dir = longfellow_testvectors::path("google/mdoc/circuits");
     let out = closed_stdout(bin().args(["demo", "--circuits", s(&dir)]));
     clean_failure(&out, 2);

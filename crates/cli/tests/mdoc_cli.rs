@@ -266,6 +266,7 @@ fn bin() -> Command {
 
 #[test]
 fn verify_to_full_stdout_is_not_a_success() {
+    longfellow_testvectors::require!();
     let (req, _) = inputs("6a4d75737465726d616e6e");
     let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
@@ -293,6 +294,7 @@ fn verify_to_full_stdout_is_not_a_success() {
 /// refuse it as bad input before any proving.
 #[test]
 fn prove_refuses_requests_the_strict_reader_refuses() {
+    longfellow_testvectors::require!();
     let (req, mdoc) = inputs("6a4d75737465726d616e6e");
     let good = std::fs::read_to_string(&req).expect("request");
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));

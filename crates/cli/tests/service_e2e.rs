@@ -53,6 +53,7 @@ fn assert_rejected(answer: &(u16, Value), status: u16, needle: &str) {
 
 #[test]
 fn issuer_to_wallet_to_service() {
+    longfellow_testvectors::require!();
     let mut rng = ChaCha20Rng::seed_from_u64(15);
     let root_key = IssuerKey::random(&mut rng);
     let root = iaca_root(

@@ -167,6 +167,7 @@ fn serve(circuit_dir: &std::path::Path, roots: &std::path::Path, extra: &[&str])
 
 #[test]
 fn website_session_to_wallet_to_service() {
+    longfellow_testvectors::require!();
     let mut rng = ChaCha20Rng::seed_from_u64(187);
     let root_key = IssuerKey::random(&mut rng);
     let root = iaca_root(

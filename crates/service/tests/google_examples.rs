@@ -84,6 +84,7 @@ fn google_answer() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_examples_verify_in_google_compatible_mode() {
+    longfellow_testvectors::require!();
     let s = state(Policy::google_compatible());
     for name in ["post1.json", "post2.json"] {
         let (status, body) = post(&s, example(name)).await;
@@ -107,6 +108,7 @@ async fn both_examples_verify_in_google_compatible_mode() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn strict_mode_accepts_post1_and_names_the_stale_timestamp_of_post2() {
+    longfellow_testvectors::require!();
     let s = state(Policy::default());
     let (status, body) = post(&s, example("post1.json")).await;
     assert_eq!((status, &body), (200, &google_answer()));
@@ -125,6 +127,7 @@ async fn strict_mode_accepts_post1_and_names_the_stale_timestamp_of_post2() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn specs_healthz_and_metrics() {
+    longfellow_testvectors::require!();
     let s = state(Policy::default());
     let app = router(Arc::clone(&s));
     let resp = app

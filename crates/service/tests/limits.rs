@@ -53,6 +53,7 @@ async fn post(s: &Arc<AppState>, body: Vec<u8>) -> u16 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_queue_answers_503_and_recovers() {
+    longfellow_testvectors::require!();
     let s = state(Limits {
         workers: 1,
         queue: 0,
@@ -85,6 +86,7 @@ async fn full_queue_answers_503_and_recovers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timeout_answers_503() {
+    longfellow_testvectors::require!();
     let s = state(Limits {
         request_timeout: Duration::from_millis(1),
         ..Limits::default()
@@ -94,6 +96,7 @@ async fn timeout_answers_503() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serves_on_loopback_and_shuts_down_gracefully() {
+    longfellow_testvectors::require!();
     let s = state(Limits::default());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

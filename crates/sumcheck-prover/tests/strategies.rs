@@ -109,6 +109,7 @@ fn largest_layer<F: Field, C: LayeredCircuit<F>>(c: &C) -> usize {
 
 #[test]
 fn strategies_match_textbook_on_mdoc_largest_layers() {
+    longfellow_testvectors::require!();
     let path = longfellow_testvectors::path(PAIR);
     if !path.exists() {
         println!(
