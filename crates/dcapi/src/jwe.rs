@@ -114,24 +114,36 @@ impl ContentEncryption {
         }
     }
 
-    fn seal(self, key: &[u8], iv: &[u8; IV_LEN], aad: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
+    /// AES-GCM under `key` (the CEK, `key_len` bytes): seals `msg` when
+    /// `seal`, else opens it (ciphertext followed by the tag). `None` for a
+    /// key of the wrong length or a tag that does not verify.
+    fn aead(
+        self,
+        key: &[u8],
+        iv: &[u8; IV_LEN],
+        aad: &[u8],
+        msg: &[u8],
+        seal: bool,
+    ) -> Option<Vec<u8>> {
+        fn run<C: KeyInit + Aead>(
+            key: &[u8],
+            nonce: &Nonce<C::NonceSize>,
+            payload: Payload<'_, '_>,
+            seal: bool,
+        ) -> Option<Vec<u8>> {
+            let c = C::new_from_slice(key).ok()?;
+            if seal {
+                c.encrypt(nonce, payload).ok()
+            } else {
+                c.decrypt(nonce, payload).ok()
+            }
+        }
         let payload = Payload { msg, aad };
         let nonce = Nonce::from_slice(iv);
         match self {
-            Self::A128Gcm => Aes128Gcm::new_from_slice(key).ok()?.encrypt(nonce, payload),
-            Self::A256Gcm => Aes256Gcm::new_from_slice(key).ok()?.encrypt(nonce, payload),
+            Self::A128Gcm => run::<Aes128Gcm>(key, nonce, payload, seal),
+            Self::A256Gcm => run::<Aes256Gcm>(key, nonce, payload, seal),
         }
-        .ok()
-    }
-
-    fn open(self, key: &[u8], iv: &[u8], aad: &[u8], msg: &[u8]) -> Option<Vec<u8>> {
-        let payload = Payload { msg, aad };
-        let nonce = Nonce::from_slice(iv);
-        match self {
-            Self::A128Gcm => Aes128Gcm::new_from_slice(key).ok()?.decrypt(nonce, payload),
-            Self::A256Gcm => Aes256Gcm::new_from_slice(key).ok()?.decrypt(nonce, payload),
-        }
-        .ok()
     }
 }
 
@@ -383,7 +395,7 @@ impl JweRecipientKey {
         );
         // RFC 7516 §5.2 step 14: AAD = ASCII(BASE64URL(protected header)),
         // as received (never re-encoded).
-        let plain = h.enc.open(&cek, &iv, header_b64.as_bytes(), &ct);
+        let plain = h.enc.aead(&cek, &iv, header_b64.as_bytes(), &ct, false);
         cek.fill(0);
         plain.ok_or(JweError::Decrypt)
     }
@@ -538,7 +550,7 @@ pub fn encrypt(
     );
     let mut iv = [0u8; IV_LEN];
     rng.fill_bytes(&mut iv);
-    let sealed = enc.seal(&cek, &iv, header_b64.as_bytes(), plaintext);
+    let sealed = enc.aead(&cek, &iv, header_b64.as_bytes(), plaintext, true);
     cek.fill(0);
     let sealed = sealed.ok_or(JweError::Encrypt)?;
     let ct_len = sealed.len().checked_sub(TAG_LEN).ok_or(JweError::Encrypt)?;
