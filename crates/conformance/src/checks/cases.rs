@@ -172,14 +172,20 @@ mod tests {
     use crate::registry::Outcome;
     use crate::zkspec::params;
 
-    /// A prover that proves everything (and a verifier that accepts it).
-    struct Proves;
-    /// A prover that refuses everything.
-    struct Refuses;
+    /// A backend with one canned answer: `Canned(true)` proves everything
+    /// (and accepts its own proofs), `Canned(false)` refuses everything.
+    struct Canned(bool);
+    const PROVES: Canned = Canned(true);
+    const REFUSES: Canned = Canned(false);
 
-    impl MdocBackend for Proves {
+    impl MdocBackend for Canned {
         fn name(&self) -> String {
-            "always-proves".into()
+            if self.0 {
+                "always-proves"
+            } else {
+                "always-refuses"
+            }
+            .into()
         }
         fn prove(
             &self,
@@ -188,32 +194,18 @@ mod tests {
             _: &[u8],
             _: Option<u64>,
         ) -> Result<Vec<u8>, BackendError> {
-            Ok(vec![0x5a; 3])
+            if self.0 {
+                Ok(vec![0x5a; 3])
+            } else {
+                Err(BackendError::Refused("no".into()))
+            }
         }
         fn verify(&self, _: &Path, _: &MdocRequest, proof: &[u8]) -> Result<(), BackendError> {
-            if proof == [0x5a; 3] {
+            if self.0 && proof == [0x5a; 3] {
                 Ok(())
             } else {
                 Err(BackendError::Rejected("not ours".into()))
             }
-        }
-    }
-
-    impl MdocBackend for Refuses {
-        fn name(&self) -> String {
-            "always-refuses".into()
-        }
-        fn prove(
-            &self,
-            _: &Path,
-            _: &MdocRequest,
-            _: &[u8],
-            _: Option<u64>,
-        ) -> Result<Vec<u8>, BackendError> {
-            Err(BackendError::Refused("no".into()))
-        }
-        fn verify(&self, _: &Path, _: &MdocRequest, _: &[u8]) -> Result<(), BackendError> {
-            Err(BackendError::Rejected("no".into()))
         }
     }
 
@@ -233,8 +225,8 @@ mod tests {
                     circuit: PathBuf::from("not read by these backends"),
                 };
                 let label = combo.label();
-                let refused = sweep(&Refuses, None, &combo, None).expect("sweep");
-                let proved = sweep(&Proves, None, &combo, None).expect("sweep");
+                let refused = sweep(&REFUSES, None, &combo, None).expect("sweep");
+                let proved = sweep(&PROVES, None, &combo, None).expect("sweep");
                 match want {
                     Some(rule) => {
                         refusals += 1;
@@ -308,7 +300,7 @@ mod tests {
             spec: params(6, 2).expect("ZkSpec"),
             circuit: PathBuf::from("unused"),
         };
-        for backend in [&Proves as &dyn MdocBackend, &Refuses] {
+        for backend in [&PROVES as &dyn MdocBackend, &REFUSES] {
             let got = sweep(backend, None, &combo, None).expect("sweep");
             assert!(
                 matches!(&got, Outcome::Skip(m) if m.contains("holds 1 attribute")),
