@@ -2,7 +2,7 @@
 //! on and a message for people.
 
 use longfellow_mdoc::VerifyError;
-use longfellow_mdoc_prover::{MdocError, ProveError};
+use longfellow_mdoc_prover::ProveError;
 
 /// Stable classification of a [`BindingError`]: the bindings expose it as a
 /// string (`"InvalidArgument"`, ...) or as an exception subclass.
@@ -91,14 +91,9 @@ impl From<ProveError> for BindingError {
     fn from(e: ProveError) -> Self {
         let code = match &e {
             ProveError::Circuit(_) => ErrorCode::Circuit,
-            // What the caller states (issuer key, time, the request's shape)
-            // is an argument error; what the credential holds is a refusal.
-            ProveError::Refused(
-                MdocError::Request(_)
-                | MdocError::InvalidRequest(_)
-                | MdocError::AttributeCount { .. }
-                | MdocError::InvalidPublicKey("issuer"),
-            ) => ErrorCode::InvalidArgument,
+            // What the caller states is an argument error; what the
+            // credential holds is a refusal.
+            ProveError::Refused(e) if e.is_in_the_request() => ErrorCode::InvalidArgument,
             ProveError::Refused(_) => ErrorCode::ProverRefused,
             _ => ErrorCode::Internal,
         };

@@ -141,6 +141,20 @@ pub enum MdocError {
 }
 
 impl MdocError {
+    /// Whether the caller's statement is at fault (the request's shape, its
+    /// time, its attribute count, the issuer key it names) rather than the
+    /// credential: bindings and ABIs report the first as an argument error
+    /// and the second as a refusal to prove.
+    pub fn is_in_the_request(&self) -> bool {
+        matches!(
+            self,
+            MdocError::Request(_)
+                | MdocError::InvalidRequest(_)
+                | MdocError::AttributeCount { .. }
+                | MdocError::InvalidPublicKey("issuer")
+        )
+    }
+
     pub(crate) fn cbor(offset: usize, reason: &'static str) -> Self {
         MdocError::Cbor { offset, reason }
     }
