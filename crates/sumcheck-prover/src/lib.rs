@@ -17,6 +17,7 @@
 
 mod dense;
 mod eq_weights;
+mod group_sums;
 mod pad;
 mod prover;
 mod quad;

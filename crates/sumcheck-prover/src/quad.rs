@@ -11,6 +11,7 @@ use longfellow_field::Field;
 
 use longfellow_par as par;
 
+use crate::group_sums::{partners, sums_by_code, GroupSums};
 use crate::wires::WireRead;
 
 fn spread(x: u32) -> u64 {
@@ -68,14 +69,15 @@ impl<F: Field> HQuad<F> {
         qw: &mut [F],
         scatter: &mut par::Scatter<F>,
     ) {
-        let other = 1 - hand;
         // Same rule as `bind_h_and_contract`: split once the entries
         // outnumber the accumulator's slots.
         let work = 2 * self.h.len();
         scatter.run(self.h.len(), work, qw, |range, acc| {
-            for j in range {
-                let h = self.h[j];
-                acc[h[hand] as usize] += self.v[j] * w_other[h[other] as usize];
+            let (h, v) = (&self.h[range.clone()], &self.v[range]);
+            if hand == 0 {
+                contract_range::<F, 0>(h, v, w_other, acc);
+            } else {
+                contract_range::<F, 1>(h, v, w_other, acc);
             }
         });
     }
@@ -149,7 +151,7 @@ impl<F: Field> HQuad<F> {
             self.bind_h(hand, r);
             return self.round_coefficients(next, w_next, w_bound);
         }
-        let mut sums = GroupSums::new();
+        let mut sums = GroupSums::for_wires(w_next, w_bound, self.h.len());
         let mut done_to = 0;
         let kept = bind_h_blocks(&mut self.h, &mut self.v, hand, r, |written, _| {
             let end = written.h.len() - 1;
@@ -162,7 +164,7 @@ impl<F: Field> HQuad<F> {
         self.h.truncate(kept);
         self.v.truncate(kept);
         sums.add_groups((&self.h, &self.v, done_to..kept), next, w_next, w_bound);
-        sums.finish()
+        sums.finish(w_next, w_bound)
     }
 
     /// The round coefficients `(a0, a2)` of [`crate::round_coefficients`]
@@ -179,7 +181,13 @@ impl<F: Field> HQuad<F> {
         WO: WireRead<F> + ?Sized,
     {
         let n = self.h.len();
-        par::sum_pairs(n, par::MIN_CHUNK, |range| {
+        // Code-bucketed sums keep a table per part: one part per thread.
+        let chunk = if sums_by_code(w_hand, w_other, n / par::parts_for(n)) {
+            n.div_ceil(par::parts_for(n)).max(1)
+        } else {
+            par::MIN_CHUNK
+        };
+        par::sum_pairs(n, chunk, |range| {
             direct_coefficients(&self.h, &self.v, range, hand, w_hand, w_other)
         })
     }
@@ -230,159 +238,9 @@ where
     WH: WireRead<F> + ?Sized,
     WO: WireRead<F> + ?Sized,
 {
-    let mut sums = GroupSums::new();
+    let mut sums = GroupSums::for_wires(w_hand, w_other, range.len());
     sums.add_groups((h, v, range), hand, w_hand, w_other);
-    sums.finish()
-}
-
-/// Operands gathered per group.
-const GROUP_BLOCK: usize = 64;
-
-/// `K` columns of up to [`GROUP_BLOCK`] gathered operands.
-struct Batch<F, const K: usize> {
-    cols: [[F; GROUP_BLOCK]; K],
-    len: usize,
-}
-
-impl<F: Field, const K: usize> Batch<F, K> {
-    fn new() -> Self {
-        Self {
-            cols: [[F::ZERO; GROUP_BLOCK]; K],
-            len: 0,
-        }
-    }
-
-    /// Appends one row; true once the batch is full.
-    #[inline(always)]
-    fn push(&mut self, row: [F; K]) -> bool {
-        for (col, x) in self.cols.iter_mut().zip(row) {
-            col[self.len] = x;
-        }
-        self.len += 1;
-        self.len == GROUP_BLOCK
-    }
-
-    /// The filled part of each column; empties the batch.
-    fn take(&mut self) -> [&mut [F]; K] {
-        let m = core::mem::take(&mut self.len);
-        self.cols.each_mut().map(|c| &mut c[..m])
-    }
-}
-
-/// The sums `a0 = Σ e·x·w_even` and `a2 = Σ (o − e)·x·w_diff` over partner
-/// groups, gathered a block at a time so that the products go through the
-/// field's slice kernels (deferred reduction in `dot`). Groups missing an
-/// entry are kept apart because they need fewer products: a full pair
-/// takes four, a lone even entry three (`e·x` once, then against both wire
-/// factors) and a lone odd one two (it adds nothing to `a0`).
-struct GroupSums<F> {
-    /// `e`, `o − e`, `x`, `w_even`, `w_diff`.
-    pairs: Batch<F, 5>,
-    /// `e`, `x`, `w_even`, `w_diff`.
-    evens: Batch<F, 4>,
-    /// `o`, `x`, `w_diff`.
-    odds: Batch<F, 3>,
-    a0: F,
-    a2: F,
-}
-
-impl<F: Field> GroupSums<F> {
-    fn new() -> Self {
-        Self {
-            pairs: Batch::new(),
-            evens: Batch::new(),
-            odds: Batch::new(),
-            a0: F::ZERO,
-            a2: F::ZERO,
-        }
-    }
-
-    /// Adds the partner groups (for binding the lowest bit of `h[hand]`)
-    /// that start in `range` of the entries `h`, `v`: a group whose first
-    /// entry lies before `range` belongs to the range before; one that
-    /// starts at its end may run one entry past it. With `x = w_other[y]`,
-    /// `e = Q[2k, y]` and `o = Q[2k+1, y]`, a missing entry or wire counting
-    /// as zero. Partners are neighbours, so one pass suffices.
-    fn add_groups<WH, WO>(
-        &mut self,
-        (h, v, range): (&[[u32; 2]], &[F], core::ops::Range<usize>),
-        hand: usize,
-        w_hand: &WH,
-        w_other: &WO,
-    ) where
-        WH: WireRead<F> + ?Sized,
-        WO: WireRead<F> + ?Sized,
-    {
-        let other = 1 - hand;
-        let n = h.len();
-        let len = w_hand.len();
-        let mut i = range.start;
-        if i > 0 && i < n && partners(h[i - 1], h[i], hand) {
-            i += 1;
-        }
-        while i < range.end {
-            let key = h[i];
-            let k2 = (key[hand] & !1) as usize;
-            let we = w_hand.at(k2);
-            let wo = if k2 + 1 < len {
-                w_hand.at(k2 + 1)
-            } else {
-                F::ZERO
-            };
-            let (x, wd) = (w_other.at(key[other] as usize), wo - we);
-            if key[hand] & 1 == 1 {
-                if self.odds.push([v[i], x, wd]) {
-                    self.flush_odds();
-                }
-                i += 1;
-            } else if i + 1 < n && partners(key, h[i + 1], hand) {
-                let (e, o) = (v[i], v[i + 1]);
-                if self.pairs.push([e, o - e, x, we, wd]) {
-                    self.flush_pairs();
-                }
-                i += 2;
-            } else {
-                if self.evens.push([v[i], x, we, wd]) {
-                    self.flush_evens();
-                }
-                i += 1;
-            }
-        }
-    }
-
-    fn flush_pairs(&mut self) {
-        let [even, diff, x, w_even, w_diff] = self.pairs.take();
-        F::mul_assign_slice(even, x);
-        F::mul_assign_slice(diff, x);
-        self.a0 += F::dot(even, w_even);
-        self.a2 += F::dot(diff, w_diff);
-    }
-
-    fn flush_evens(&mut self) {
-        // (o − e) = −e for a lone even entry.
-        let [e, x, w_even, w_diff] = self.evens.take();
-        F::mul_assign_slice(e, x);
-        self.a0 += F::dot(e, w_even);
-        self.a2 -= F::dot(e, w_diff);
-    }
-
-    fn flush_odds(&mut self) {
-        let [o, x, w_diff] = self.odds.take();
-        F::mul_assign_slice(o, x);
-        self.a2 += F::dot(o, w_diff);
-    }
-
-    fn finish(mut self) -> (F, F) {
-        self.flush_pairs();
-        self.flush_evens();
-        self.flush_odds();
-        (self.a0, self.a2)
-    }
-}
-
-fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
-    let other = 1 - hand;
-    a[other] == b[other] && (a[hand] >> 1) == (b[hand] >> 1) && a[hand] & 1 == 0 && b[hand] & 1 == 1
+    sums.finish(w_hand, w_other)
 }
 
 /// [`bind_h_range`] that also accumulates each bound entry's contraction
@@ -396,9 +254,35 @@ fn bind_h_range_contract<F: Field>(
     w_bound: &[F],
     acc: &mut [F],
 ) -> usize {
-    let other = 1 - hand;
+    if hand == 0 {
+        bind_h_range_contract_of::<F, 0>(h, v, r, w_bound, acc)
+    } else {
+        bind_h_range_contract_of::<F, 1>(h, v, r, w_bound, acc)
+    }
+}
+
+/// `acc[h[HAND]] += v·w_other[h[other]]` over one range of entries.
+fn contract_range<F: Field, const HAND: usize>(
+    h: &[[u32; 2]],
+    v: &[F],
+    w_other: &[F],
+    acc: &mut [F],
+) {
+    for (key, &q) in h.iter().zip(v) {
+        acc[key[HAND] as usize] += q * w_other[key[1 - HAND] as usize];
+    }
+}
+
+fn bind_h_range_contract_of<F: Field, const HAND: usize>(
+    h: &mut [[u32; 2]],
+    v: &mut [F],
+    r: F,
+    w_bound: &[F],
+    acc: &mut [F],
+) -> usize {
+    let (hand, other) = (HAND, 1 - HAND);
     let mut w = [F::ZERO; BIND_BLOCK];
-    bind_h_blocks(h, v, hand, r, |written, vals| {
+    bind_h_blocks_of::<F, HAND>(h, v, r, |written, vals| {
         let keys = written.block_keys();
         for (wj, hh) in w.iter_mut().zip(keys) {
             *wj = w_bound[hh[hand] as usize];
@@ -447,8 +331,25 @@ fn bind_h_blocks<F: Field>(
     v: &mut [F],
     hand: usize,
     r: F,
+    done: impl FnMut(Written<'_, F>, &mut [F]),
+) -> usize {
+    // The hand is a constant inside: indexing a key by a run-time hand
+    // puts the key through the stack, and writing half of it back then
+    // reading it whole stalls store forwarding on every entry.
+    if hand == 0 {
+        bind_h_blocks_of::<F, 0>(h, v, r, done)
+    } else {
+        bind_h_blocks_of::<F, 1>(h, v, r, done)
+    }
+}
+
+fn bind_h_blocks_of<F: Field, const HAND: usize>(
+    h: &mut [[u32; 2]],
+    v: &mut [F],
+    r: F,
     mut done: impl FnMut(Written<'_, F>, &mut [F]),
 ) -> usize {
+    let hand = HAND;
     let n = h.len();
     let mut base = [F::ZERO; BIND_BLOCK];
     let mut diff = [F::ZERO; BIND_BLOCK];
@@ -458,7 +359,7 @@ fn bind_h_blocks<F: Field>(
         let start = wr;
         let mut m = 0;
         while m < BIND_BLOCK && rd < n {
-            let mut hh = h[rd];
+            let hh = h[rd];
             if rd + 1 < n && partners(h[rd], h[rd + 1], hand) {
                 base[m] = v[rd];
                 diff[m] = v[rd + 1] - v[rd];
@@ -472,8 +373,11 @@ fn bind_h_blocks<F: Field>(
                 diff[m] = v[rd];
                 rd += 1;
             }
-            hh[hand] >>= 1;
-            h[wr] = hh;
+            h[wr] = if HAND == 0 {
+                [hh[0] >> 1, hh[1]]
+            } else {
+                [hh[0], hh[1] >> 1]
+            };
             wr += 1;
             m += 1;
         }

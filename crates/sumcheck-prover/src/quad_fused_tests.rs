@@ -129,3 +129,93 @@ fn fused_pass_matches_separate_passes_fp256() {
     check::<Fp256>(1, 7, 200, usize::MAX);
     check::<Fp256>(2, 9, 50, usize::MAX);
 }
+
+/// `n` wires drawn from a table of `t` values (zero and one first, as the
+/// stored layers have them), table-coded with two-byte indices.
+fn coded<F: Field>(g: &mut Gen, t: usize, n: usize) -> (Vec<F>, Vec<u16>) {
+    let mut table = vec![F::ZERO, F::ONE];
+    while table.len() < t {
+        table.push(g.element());
+    }
+    table.truncate(t.max(1));
+    let index = (0..n)
+        .map(|_| {
+            // Mostly zeros and ones, like SHA-256 wires.
+            let i = g.next() % 8;
+            (if i < 6 { i % 2 } else { g.next() % t as u64 }) as u16
+        })
+        .map(|i| i.min(table.len() as u16 - 1))
+        .collect();
+    (table, index)
+}
+
+/// Coded wires on either hand (each summing mode: by both codes, by the
+/// hand's code, plain products) against the definition, bound then summed
+/// and fused, at several thread counts.
+fn check_coded<F: Field>(seed: u64, bits: u32, density: u64, t_next: usize, t_bound: usize) {
+    use crate::wires::Coded;
+    let mut g = Gen(SplitMix64(seed));
+    let quad: HQuad<F> = form(&mut g, bits, density, usize::MAX);
+    let width = 1usize << bits;
+    for hand in 0..2 {
+        let next = 1 - hand;
+        let (tn, in_) = coded::<F>(&mut g, t_next, (width - 1).max(1));
+        let (tb, ib) = coded::<F>(&mut g, t_bound, (width / 2).max(1));
+        let dense = |t: &[F], i: &[u16]| i.iter().map(|&i| t[i as usize]).collect::<Vec<F>>();
+        let (w_next, w_bound) = (dense(&tn, &in_), dense(&tb, &ib));
+        let (c_next, c_bound) = (Coded::new(&tn, &in_), Coded::new(&tb, &ib));
+        let r: F = g.element();
+        let mut expected = quad.clone();
+        expected.bind_h(hand, r);
+        let want = plain_coefficients(&expected, next, &w_next, &w_bound);
+        let case = format!(
+            "seed {seed} bits {bits} density {density} tables {t_next}/{t_bound} hand {hand}"
+        );
+        assert!(
+            expected.round_coefficients(next, &c_next, &c_bound) == want,
+            "{case}: both coded"
+        );
+        assert!(
+            expected.round_coefficients(next, &c_next, w_bound.as_slice()) == want,
+            "{case}: hand coded"
+        );
+        assert!(
+            expected.round_coefficients(next, w_next.as_slice(), &c_bound) == want,
+            "{case}: other coded"
+        );
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let mut fused = quad.clone();
+            let got = pool.install(|| fused.bind_h_and_coefficients(hand, r, &c_next, &c_bound));
+            assert_eq!(fused.v, expected.v, "{case}, {threads} threads: values");
+            assert!(got == want, "{case}, {threads} threads: fused, both coded");
+            let mut fused = quad.clone();
+            let got = pool
+                .install(|| fused.bind_h_and_coefficients(hand, r, &c_next, w_bound.as_slice()));
+            assert!(got == want, "{case}, {threads} threads: fused, hand coded");
+        }
+    }
+}
+
+#[test]
+fn coded_wires_sum_by_code_gf2_128() {
+    for seed in 0..3 {
+        // Both tables tiny (bucketed by both codes), one larger (by the
+        // hand's code only), and tables as large as the pass allows.
+        check_coded::<Gf2_128>(seed, 8, 200, 2, 2);
+        check_coded::<Gf2_128>(seed + 10, 9, 40, 5, 7);
+        check_coded::<Gf2_128>(seed + 20, 9, 60, 300, 3);
+        check_coded::<Gf2_128>(seed + 30, 9, 60, 3, 300);
+        check_coded::<Gf2_128>(seed + 40, 7, 230, 1000, 1000);
+        check_coded::<Gf2_128>(seed + 50, 2, 256, 2, 2);
+    }
+}
+
+#[test]
+fn coded_wires_sum_by_code_fp256() {
+    check_coded::<Fp256>(1, 8, 120, 3, 4);
+    check_coded::<Fp256>(2, 9, 50, 200, 3);
+}

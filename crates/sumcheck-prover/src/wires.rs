@@ -240,6 +240,19 @@ pub trait WireRead<F>: Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The distinct values of a table-coded array (`None`: dense). Sums
+    /// over many wires can then apply each value once per table entry.
+    #[inline(always)]
+    fn table(&self) -> Option<&[F]> {
+        None
+    }
+    /// Wire `i`'s position in [`Self::table`]; only meaningful when there
+    /// is a table.
+    #[inline(always)]
+    fn code(&self, i: usize) -> usize {
+        let _ = i;
+        0
+    }
 }
 
 impl<F: Field> WireRead<F> for [F] {
@@ -268,6 +281,14 @@ impl<F: Field, I: Copy + Into<usize> + Sync> WireRead<F> for Coded<'_, F, I> {
     #[inline(always)]
     fn at(&self, i: usize) -> F {
         self.table[self.index[i].into()]
+    }
+    #[inline(always)]
+    fn table(&self) -> Option<&[F]> {
+        Some(self.table)
+    }
+    #[inline(always)]
+    fn code(&self, i: usize) -> usize {
+        self.index[i].into()
     }
 }
 
