@@ -64,10 +64,9 @@ pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec
             .chunks_mut(nlo)
             .zip(hi0[first_row..].iter().zip(&hi1[first_row..]))
         {
-            // Two scaled rows through the field's slice kernel.
-            row.fill(F::ZERO);
-            F::axpy(row, a, lo0);
-            F::axpy(row, b, lo1);
+            for ((o, &x), &y) in row.iter_mut().zip(lo0).zip(lo1) {
+                *o = a * x + b * y;
+            }
         }
     });
 }
