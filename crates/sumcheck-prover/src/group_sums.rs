@@ -21,7 +21,12 @@
 //!
 //! The first rounds of the mdoc hash circuit's largest layers read their
 //! wires coded, and their forms are mostly lone entries, so the last two
-//! cut most of those rounds' coefficient products.
+//! cut most of those rounds' coefficient products. They sum entry by entry
+//! (an entry adds to `a0` at its even wire's code if it is the even one,
+//! and `∓q·x` to `a2` at the two codes), which needs no look at the
+//! partner. All three loops take the hand as a compile-time constant: a
+//! run-time index into each `[h0, h1]` key went through the stack and
+//! stalled store forwarding on every entry.
 
 use core::ops::Range;
 
@@ -160,6 +165,20 @@ impl<F: Field, const K: usize> Batch<F, K> {
     }
 }
 
+/// The codes of the wires an entry at hand index `k` reads (its even
+/// partner's, and its odd partner's when that wire exists) and whether the
+/// entry is the even one.
+#[inline(always)]
+fn entry_codes<F, WH: WireRead<F> + ?Sized>(
+    w_hand: &WH,
+    k: usize,
+    len: usize,
+) -> (usize, Option<usize>, bool) {
+    let ke = k & !1;
+    let co = (ke + 1 < len).then(|| w_hand.code(ke + 1));
+    (w_hand.code(ke), co, k & 1 == 0)
+}
+
 /// Marks an odd entry's even code (tables hold at most 2^16 values).
 const ODD_TAG: u32 = 1 << 31;
 
@@ -185,11 +204,12 @@ const NO_CODE: u32 = u32::MAX;
 /// Running sums of one pass (or of one part of it) over partner groups.
 pub(crate) struct GroupSums<F> {
     mode: Mode,
-    /// Products: `e`, `o − e`, `x`, `we`, `wd`. Hand code: `e`, `o − e`, `x`.
+    /// Products mode: `e`, `o − e`, `x`, `we`, `wd`.
     pairs: Batch<F, 5>,
-    /// Products: `e`, `x`, `we`, `wd`. Hand code: `e`, `x`.
+    /// Products mode: `e`, `x`, `we`, `wd`.
     evens: Batch<F, 4>,
-    /// Products: `o`, `x`, `wd`. Hand code: `o`, `x`.
+    /// Products mode: `o`, `x`, `wd`. Hand-code mode, one row per entry:
+    /// `q`, `x` (and the entry's codes).
     odds: Batch<F, 3>,
     /// Bucketed `a0` and `a2` parts: per hand code, or per (x code, hand
     /// code) with `width` hand codes per row.
@@ -316,14 +336,8 @@ impl<F: Field> GroupSums<F> {
             let key = h[i];
             let (k, y, q) = (key[hand] as usize, key[other] as usize, v[i]);
             let row = w_other.code(y) * width;
-            let ke = k & !1;
-            let ce = row + w_hand.code(ke);
-            let co = if ke + 1 < len {
-                row + w_hand.code(ke + 1)
-            } else {
-                dummy
-            };
-            let even = k & 1 == 0;
+            let (ce, co, even) = entry_codes(w_hand, k, len);
+            let (ce, co) = (row + ce, co.map_or(dummy, |c| row + c));
             s0[if even { ce } else { dummy }] += q;
             let sq = if even { -q } else { q };
             s2[co] += sq;
@@ -346,16 +360,11 @@ impl<F: Field> GroupSums<F> {
         for i in group_entries(h, range, hand) {
             let key = h[i];
             let (k, y) = (key[hand] as usize, key[other] as usize);
-            let ke = k & !1;
-            let ce = w_hand.code(ke) as u32;
-            let co = if ke + 1 < len {
-                w_hand.code(ke + 1) as u32
-            } else {
-                dummy as u32
-            };
+            let (ce, co, even) = entry_codes(w_hand, k, len);
+            let (ce, co) = (ce as u32, co.unwrap_or(dummy) as u32);
             // The even code doubles as the sign: odd entries are marked
             // by the top bit.
-            let tag = if k & 1 == 0 { ce } else { ce | ODD_TAG };
+            let tag = if even { ce } else { ce | ODD_TAG };
             if self.odds.push([v[i], w_other.at(y), F::ZERO], [tag, co]) {
                 self.flush_entries();
             }
