@@ -69,7 +69,10 @@ impl Mode {
     {
         let budget = entries / ENTRIES_PER_BUCKET;
         match (w_hand.table(), w_other.table()) {
-            (Some(th), Some(tx)) if th.len() * tx.len() <= BOTH_CODES_MAX.min(budget) => {
+            // Two 2^16-entry tables overflow a 32-bit `usize`.
+            (Some(th), Some(tx))
+                if th.len().saturating_mul(tx.len()) <= BOTH_CODES_MAX.min(budget) =>
+            {
                 Self::BothCodes
             }
             (Some(th), _) if th.len() <= budget => Self::HandCode,
@@ -130,11 +133,9 @@ pub(crate) fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
 /// Operands gathered per block.
 const GROUP_BLOCK: usize = 64;
 
-/// `K` columns of up to [`GROUP_BLOCK`] gathered operands, with two codes
-/// per row for the code-bucketed sums.
+/// `K` columns of up to [`GROUP_BLOCK`] gathered operands.
 struct Batch<F, const K: usize> {
     cols: [[F; GROUP_BLOCK]; K],
-    codes: [[u32; 2]; GROUP_BLOCK],
     len: usize,
 }
 
@@ -142,45 +143,68 @@ impl<F: Field, const K: usize> Batch<F, K> {
     fn new() -> Self {
         Self {
             cols: [[F::ZERO; GROUP_BLOCK]; K],
-            codes: [[0; 2]; GROUP_BLOCK],
             len: 0,
         }
     }
 
     /// Appends one row; true once the batch is full.
     #[inline(always)]
-    fn push(&mut self, row: [F; K], codes: [u32; 2]) -> bool {
+    fn push(&mut self, row: [F; K]) -> bool {
         for (col, x) in self.cols.iter_mut().zip(row) {
             col[self.len] = x;
         }
-        self.codes[self.len] = codes;
         self.len += 1;
         self.len == GROUP_BLOCK
     }
 
-    /// The filled part of each column and of the codes; empties the batch.
-    fn take(&mut self) -> ([&mut [F]; K], &[[u32; 2]]) {
+    /// The filled part of each column; empties the batch.
+    fn take(&mut self) -> [&mut [F]; K] {
         let m = core::mem::take(&mut self.len);
-        (self.cols.each_mut().map(|c| &mut c[..m]), &self.codes[..m])
+        self.cols.each_mut().map(|c| &mut c[..m])
     }
 }
 
-/// The codes of the wires an entry at hand index `k` reads (its even
-/// partner's, and its odd partner's when that wire exists) and whether the
-/// entry is the even one.
-#[inline(always)]
-fn entry_codes<F, WH: WireRead<F> + ?Sized>(
-    w_hand: &WH,
-    k: usize,
-    len: usize,
-) -> (usize, Option<usize>, bool) {
-    let ke = k & !1;
-    let co = (ke + 1 < len).then(|| w_hand.code(ke + 1));
-    (w_hand.code(ke), co, k & 1 == 0)
+/// Where one entry's share goes in the code buckets: the bucket of its
+/// even partner's wire, the bucket of its odd partner's wire (the spare
+/// slot when that wire does not exist) and whether it is the even entry.
+#[derive(Clone, Copy, Default)]
+struct Slots {
+    even_wire: usize,
+    odd_wire: usize,
+    even: bool,
 }
 
-/// Marks an odd entry's even code (tables hold at most 2^16 values).
-const ODD_TAG: u32 = 1 << 31;
+impl Slots {
+    /// The slots of an entry at hand index `k`, its buckets `offset` into
+    /// the grid (a row of the both-codes grid, or 0).
+    #[inline(always)]
+    fn of<F, WH: WireRead<F> + ?Sized>(w_hand: &WH, k: usize, offset: usize, spare: usize) -> Self {
+        let ke = k & !1;
+        let odd_wire = if ke + 1 < w_hand.len() {
+            offset + w_hand.code(ke + 1)
+        } else {
+            spare
+        };
+        Self {
+            even_wire: offset + w_hand.code(ke),
+            odd_wire,
+            even: k & 1 == 0,
+        }
+    }
+
+    /// Adds the share `p` of an entry (its value, times `x` unless `x` is
+    /// bucketed too): `a0` gets `p` at the even wire if the entry is even,
+    /// `a2` gets `p·(wo − we)` with the sign of its parity, `−` for even.
+    #[inline(always)]
+    fn add<F: Field>(self, p: F, s0: &mut [F], s2: &mut [F]) {
+        let (ce, co) = (self.even_wire, self.odd_wire);
+        let spare = s0.len() - 1;
+        s0[if self.even { ce } else { spare }] += p;
+        let signed = if self.even { -p } else { p };
+        s2[co] += signed;
+        s2[ce] -= signed;
+    }
+}
 
 /// The entries of the partner groups that start in `range` (see
 /// [`for_each_group`]).
@@ -198,21 +222,21 @@ fn group_entries(h: &[[u32; 2]], range: Range<usize>, hand: usize) -> Range<usiz
     start..end.max(start)
 }
 
-/// No odd wire: the group's `wo` is zero and has no code.
-const NO_CODE: u32 = u32::MAX;
-
 /// Running sums of one pass (or of one part of it) over partner groups.
 pub(crate) struct GroupSums<F> {
     mode: Mode,
-    /// Products mode: `e`, `o − e`, `x`, `we`, `wd`.
+    /// Products mode: `e`, `o − e`, `x`, `we`, `wd` per full pair.
     pairs: Batch<F, 5>,
-    /// Products mode: `e`, `x`, `we`, `wd`.
+    /// Products mode: `e`, `x`, `we`, `wd` per lone even entry.
     evens: Batch<F, 4>,
-    /// Products mode: `o`, `x`, `wd`. Hand-code mode, one row per entry:
-    /// `q`, `x` (and the entry's codes).
+    /// Products mode: `o`, `x`, `wd` per lone odd entry.
     odds: Batch<F, 3>,
-    /// Bucketed `a0` and `a2` parts: per hand code, or per (x code, hand
-    /// code) with `width` hand codes per row.
+    /// Hand-code mode: `q`, `x` per entry, with its slots.
+    entries: Batch<F, 2>,
+    entry_slots: [Slots; GROUP_BLOCK],
+    /// Bucketed `a0` and `a2` parts, per hand code or per (x code, hand
+    /// code) with `width` hand codes per row, and one spare slot at the
+    /// end for the additions that have no bucket.
     s0: Vec<F>,
     s2: Vec<F>,
     width: usize,
@@ -229,20 +253,23 @@ impl<F: Field> GroupSums<F> {
     {
         let mode = Mode::choose(w_hand, w_other, entries);
         let th = w_hand.table().map_or(0, <[F]>::len);
-        let (width, buckets) = match mode {
-            Mode::Products => (0, 0),
-            // One extra slot takes the additions that have no bucket.
-            Mode::HandCode => (th, th + 1),
-            Mode::BothCodes => (th, th * w_other.table().map_or(0, <[F]>::len) + 1),
+        let tx = w_other.table().map_or(0, <[F]>::len);
+        // `choose` bounded the grid; the spare slot comes last.
+        let buckets = match mode {
+            Mode::Products => 0,
+            Mode::HandCode => th + 1,
+            Mode::BothCodes => th * tx + 1,
         };
         Self {
             mode,
             pairs: Batch::new(),
             evens: Batch::new(),
             odds: Batch::new(),
+            entries: Batch::new(),
+            entry_slots: [Slots::default(); GROUP_BLOCK],
             s0: vec![F::ZERO; buckets],
             s2: vec![F::ZERO; buckets],
-            width,
+            width: th,
             a0: F::ZERO,
             a2: F::ZERO,
         }
@@ -300,17 +327,17 @@ impl<F: Field> GroupSums<F> {
             let (x, wd) = (w_other.at(y), wo - we);
             match members {
                 Members::Pair(e, o) => {
-                    if self.pairs.push([e, o - e, x, we, wd], [0; 2]) {
+                    if self.pairs.push([e, o - e, x, we, wd]) {
                         self.flush_pairs();
                     }
                 }
                 Members::Even(e) => {
-                    if self.evens.push([e, x, we, wd], [0; 2]) {
+                    if self.evens.push([e, x, we, wd]) {
                         self.flush_evens();
                     }
                 }
                 Members::Odd(o) => {
-                    if self.odds.push([o, x, wd], [0; 2]) {
+                    if self.odds.push([o, x, wd]) {
                         self.flush_odds();
                     }
                 }
@@ -318,6 +345,8 @@ impl<F: Field> GroupSums<F> {
         });
     }
 
+    /// Both codes: the entry's value goes straight into the bucket of its
+    /// `(x, w)` codes, no product at all.
     fn add_entries_by_both_codes<const HAND: usize, WH, WO>(
         &mut self,
         (h, v, range): (&[[u32; 2]], &[F], Range<usize>),
@@ -327,24 +356,16 @@ impl<F: Field> GroupSums<F> {
         WH: WireRead<F> + ?Sized,
         WO: WireRead<F> + ?Sized,
     {
-        let (hand, other) = (HAND, 1 - HAND);
-        let len = w_hand.len();
-        let width = self.width;
-        let dummy = self.s0.len() - 1;
-        let (s0, s2) = (&mut self.s0, &mut self.s2);
-        for i in group_entries(h, range, hand) {
+        let spare = self.s0.len() - 1;
+        for i in group_entries(h, range, HAND) {
             let key = h[i];
-            let (k, y, q) = (key[hand] as usize, key[other] as usize, v[i]);
-            let row = w_other.code(y) * width;
-            let (ce, co, even) = entry_codes(w_hand, k, len);
-            let (ce, co) = (row + ce, co.map_or(dummy, |c| row + c));
-            s0[if even { ce } else { dummy }] += q;
-            let sq = if even { -q } else { q };
-            s2[co] += sq;
-            s2[ce] -= sq;
+            let row = w_other.code(key[1 - HAND] as usize) * self.width;
+            Slots::of(w_hand, key[HAND] as usize, row, spare).add(v[i], &mut self.s0, &mut self.s2);
         }
     }
 
+    /// The hand's code: `q·x` per entry (gathered for the slice kernel),
+    /// into the bucket of the hand's code.
     fn add_entries_by_hand_code<const HAND: usize, WH, WO>(
         &mut self,
         (h, v, range): (&[[u32; 2]], &[F], Range<usize>),
@@ -354,89 +375,47 @@ impl<F: Field> GroupSums<F> {
         WH: WireRead<F> + ?Sized,
         WO: WireRead<F> + ?Sized,
     {
-        let (hand, other) = (HAND, 1 - HAND);
-        let len = w_hand.len();
-        let dummy = self.s0.len() - 1;
-        for i in group_entries(h, range, hand) {
+        let spare = self.s0.len() - 1;
+        for i in group_entries(h, range, HAND) {
             let key = h[i];
-            let (k, y) = (key[hand] as usize, key[other] as usize);
-            let (ce, co, even) = entry_codes(w_hand, k, len);
-            let (ce, co) = (ce as u32, co.unwrap_or(dummy) as u32);
-            // The even code doubles as the sign: odd entries are marked
-            // by the top bit.
-            let tag = if even { ce } else { ce | ODD_TAG };
-            if self.odds.push([v[i], w_other.at(y), F::ZERO], [tag, co]) {
+            self.entry_slots[self.entries.len] = Slots::of(w_hand, key[HAND] as usize, 0, spare);
+            if self
+                .entries
+                .push([v[i], w_other.at(key[1 - HAND] as usize)])
+            {
                 self.flush_entries();
             }
         }
     }
 
-    /// Hand-code mode, per entry: `p = q·x`, then `a0` gets `p` at the even
-    /// code (even entries only), `a2` gets `∓p` at the odd and `±p` at the
-    /// even code (upper sign for even entries).
     fn flush_entries(&mut self) {
-        let ([q, x, _], codes) = self.odds.take();
+        let [q, x] = self.entries.take();
         F::mul_assign_slice(q, x);
-        let dummy = self.s0.len() - 1;
-        for (&p, &[tag, co]) in q.iter().zip(codes) {
-            let ce = (tag & !ODD_TAG) as usize;
-            let even = tag & ODD_TAG == 0;
-            self.s0[if even { ce } else { dummy }] += p;
-            let sp = if even { -p } else { p };
-            self.s2[co as usize] += sp;
-            self.s2[ce] -= sp;
+        for (&p, slots) in q.iter().zip(&self.entry_slots) {
+            slots.add(p, &mut self.s0, &mut self.s2);
         }
     }
 
     fn flush_pairs(&mut self) {
-        let ([even, diff, x, w_even, w_diff], codes) = self.pairs.take();
+        let [even, diff, x, w_even, w_diff] = self.pairs.take();
         F::mul_assign_slice(even, x);
         F::mul_assign_slice(diff, x);
-        if self.mode == Mode::Products {
-            self.a0 += F::dot(even, w_even);
-            self.a2 += F::dot(diff, w_diff);
-            return;
-        }
-        for ((&p0, &p2), &[ce, co]) in even.iter().zip(diff.iter()).zip(codes) {
-            self.s0[ce as usize] += p0;
-            self.s2[ce as usize] -= p2;
-            if co != NO_CODE {
-                self.s2[co as usize] += p2;
-            }
-        }
+        self.a0 += F::dot(even, w_even);
+        self.a2 += F::dot(diff, w_diff);
     }
 
     fn flush_evens(&mut self) {
         // (o − e) = −e for a lone even entry.
-        let ([e, x, w_even, w_diff], codes) = self.evens.take();
+        let [e, x, w_even, w_diff] = self.evens.take();
         F::mul_assign_slice(e, x);
-        if self.mode == Mode::Products {
-            self.a0 += F::dot(e, w_even);
-            self.a2 -= F::dot(e, w_diff);
-            return;
-        }
-        for (&p, &[ce, co]) in e.iter().zip(codes) {
-            self.s0[ce as usize] += p;
-            self.s2[ce as usize] += p;
-            if co != NO_CODE {
-                self.s2[co as usize] -= p;
-            }
-        }
+        self.a0 += F::dot(e, w_even);
+        self.a2 -= F::dot(e, w_diff);
     }
 
     fn flush_odds(&mut self) {
-        let ([o, x, w_diff], codes) = self.odds.take();
+        let [o, x, w_diff] = self.odds.take();
         F::mul_assign_slice(o, x);
-        if self.mode == Mode::Products {
-            self.a2 += F::dot(o, w_diff);
-            return;
-        }
-        for (&p, &[ce, co]) in o.iter().zip(codes) {
-            self.s2[ce as usize] -= p;
-            if co != NO_CODE {
-                self.s2[co as usize] += p;
-            }
-        }
+        self.a2 += F::dot(o, w_diff);
     }
 
     /// The coefficients `(a0, a2)`; `w_hand`, `w_other` as in every
@@ -446,33 +425,31 @@ impl<F: Field> GroupSums<F> {
         WH: WireRead<F> + ?Sized,
         WO: WireRead<F> + ?Sized,
     {
-        if self.mode == Mode::Products {
-            self.flush_pairs();
-            self.flush_evens();
-            self.flush_odds();
-        } else {
-            self.flush_entries();
-            // The extra slot is not a bucket.
-            self.s0.pop();
-            self.s2.pop();
-        }
         let th = w_hand.table().unwrap_or(&[]);
         match self.mode {
-            Mode::Products => {}
+            Mode::Products => {
+                self.flush_pairs();
+                self.flush_evens();
+                self.flush_odds();
+            }
             Mode::HandCode => {
+                self.flush_entries();
+                // `dot` stops at the shorter slice: the spare slot is left out.
                 self.a0 += F::dot(&self.s0, th);
                 self.a2 += F::dot(&self.s2, th);
             }
             Mode::BothCodes => {
                 let tx = w_other.table().unwrap_or(&[]);
+                let grid = self.width * tx.len();
                 let rows = |s: &[F]| -> F {
-                    let per_x: Vec<F> = s.chunks(self.width).map(|row| F::dot(row, th)).collect();
+                    let per_x: Vec<F> = s[..grid]
+                        .chunks(self.width.max(1))
+                        .map(|row| F::dot(row, th))
+                        .collect();
                     F::dot(&per_x, tx)
                 };
-                if self.width > 0 {
-                    self.a0 += rows(&self.s0);
-                    self.a2 += rows(&self.s2);
-                }
+                self.a0 += rows(&self.s0);
+                self.a2 += rows(&self.s2);
             }
         }
         (self.a0, self.a2)

@@ -181,9 +181,10 @@ impl<F: Field> HQuad<F> {
         WO: WireRead<F> + ?Sized,
     {
         let n = self.h.len();
+        let parts = par::parts_for(n);
         // Code-bucketed sums keep a table per part: one part per thread.
-        let chunk = if sums_by_code(w_hand, w_other, n / par::parts_for(n)) {
-            n.div_ceil(par::parts_for(n)).max(1)
+        let chunk = if sums_by_code(w_hand, w_other, n / parts) {
+            n.div_ceil(parts).max(1)
         } else {
             par::MIN_CHUNK
         };
