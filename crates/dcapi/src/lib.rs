@@ -36,7 +36,7 @@ pub use encryption::{seal, EncryptedResponse, EncryptionInfo, RecipientKey};
 pub use error::DcApiError;
 pub use jwe::{
     encrypt as jwe_encrypt, jwk_thumbprint, ContentEncryption, EncryptParams, JweError,
-    JwePublicKey, JweRecipientKey,
+    JwePublicKey, JweRecipientKey, ALG_ECDH_ES,
 };
 pub use transcript::{Handover, DCAPI_HANDOVER, OPENID4VP_DCAPI_HANDOVER};
 
@@ -46,3 +46,9 @@ pub const PROTOCOL_ORG_ISO_MDOC: &str = "org-iso-mdoc";
 /// The protocol identifier of an unsigned OpenID4VP 1.0 request over the
 /// Digital Credentials API.
 pub const PROTOCOL_OPENID4VP_UNSIGNED: &str = "openid4vp-v1-unsigned";
+/// The OpenID4VP `response_mode` of an encrypted response over the Digital
+/// Credentials API (a JWE, OpenID4VP 1.0 §8.3).
+pub const RESPONSE_MODE_DC_API_JWT: &str = "dc_api.jwt";
+/// The OpenID4VP `response_mode` of an unencrypted response over the
+/// Digital Credentials API.
+pub const RESPONSE_MODE_DC_API: &str = "dc_api";

@@ -31,6 +31,7 @@ use base64::Engine;
 use longfellow_dcapi::{
     ContentEncryption, DeviceRequest, EncryptedResponse, Handover, JweRecipientKey, RecipientKey,
     RequestedElement, ZkSystemSpec, PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
+    RESPONSE_MODE_DC_API, RESPONSE_MODE_DC_API_JWT,
 };
 use rand_core::{OsRng, RngCore};
 use serde_json::{json, Map, Value};
@@ -85,11 +86,6 @@ struct Create {
     /// (`dc_api.jwt`, the default) or in the clear (`dc_api`).
     encrypted: bool,
 }
-
-/// The `response_mode` of an encrypted OpenID4VP response over the DC API.
-const RESPONSE_MODE_JWT: &str = "dc_api.jwt";
-/// The `response_mode` of an unencrypted one (compatibility).
-const RESPONSE_MODE_PLAIN: &str = "dc_api";
 
 /// The ASCII serialization of a web origin: `https://host[:port]`, or
 /// `http://` for localhost only; no path, query, fragment or user info.
@@ -228,12 +224,12 @@ fn parse_create(bytes: &[u8]) -> Result<Create, Verdict> {
                 format!("`responseMode` `{mode}` is for OpenID4VP sessions; Annex C responses are always HPKE-encrypted"),
             ))
         }
-        Some(RESPONSE_MODE_JWT) => true,
-        Some(RESPONSE_MODE_PLAIN) => false,
+        Some(RESPONSE_MODE_DC_API_JWT) => true,
+        Some(RESPONSE_MODE_DC_API) => false,
         Some(other) => {
             return Err(bad(
                 "bad_json",
-                format!("`responseMode` `{other}`: expected `{RESPONSE_MODE_JWT}` (encrypted, the default) or `{RESPONSE_MODE_PLAIN}`"),
+                format!("`responseMode` `{other}`: expected `{RESPONSE_MODE_DC_API_JWT}` (encrypted, the default) or `{RESPONSE_MODE_DC_API}`"),
             ))
         }
     };
@@ -431,7 +427,7 @@ fn openid4vp_request(
         .collect();
     let mut request = json!({
         "response_type": "vp_token",
-        "response_mode": RESPONSE_MODE_PLAIN,
+        "response_mode": RESPONSE_MODE_DC_API,
         "nonce": nonce,
         "dcql_query": {
             "credentials": [{
@@ -444,7 +440,7 @@ fn openid4vp_request(
     });
     if let Some(key) = key {
         let encs: Vec<&str> = ContentEncryption::ALL.iter().map(|e| e.name()).collect();
-        request["response_mode"] = json!(RESPONSE_MODE_JWT);
+        request["response_mode"] = json!(RESPONSE_MODE_DC_API_JWT);
         request["client_metadata"] = json!({
             "jwks": {"keys": [key.public_jwk()]},
             "encrypted_response_enc_values_supported": encs,
@@ -833,28 +829,16 @@ mod tests {
         );
 
         // Over the cap; not JSON inside; no vp_token inside.
-        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
-        let jwe = sealed_to(&key, body);
-        assert_eq!(
-            open_jwe(key, &jwe, 64).expect_err("must be refused").reason,
-            "decrypt_failed"
-        );
-        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
-        let jwe = sealed_to(&key, b"\xa1\x01");
-        assert_eq!(
-            open_jwe(key, &jwe, 1 << 20)
+        let refusal = |plain: &[u8], cap: usize| {
+            let key = JweRecipientKey::generate("k".into(), &mut OsRng);
+            let jwe = sealed_to(&key, plain);
+            open_jwe(key, &jwe, cap)
                 .expect_err("must be refused")
-                .reason,
-            "bad_json"
-        );
-        let key = JweRecipientKey::generate("k".into(), &mut OsRng);
-        let jwe = sealed_to(&key, br#"{"id_token": "x"}"#);
-        assert_eq!(
-            open_jwe(key, &jwe, 1 << 20)
-                .expect_err("must be refused")
-                .reason,
-            "bad_json"
-        );
+                .reason
+        };
+        assert_eq!(refusal(body, 64), "decrypt_failed");
+        assert_eq!(refusal(b"\xa1\x01", 1 << 20), "bad_json");
+        assert_eq!(refusal(br#"{"id_token": "x"}"#, 1 << 20), "bad_json");
     }
 
     #[test]

@@ -13,7 +13,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use longfellow_dcapi::{
     jwe_encrypt, seal, ContentEncryption, DeviceRequest, EncryptParams, EncryptionInfo, Handover,
-    JwePublicKey, ZkSystemSpec, PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
+    JwePublicKey, ZkSystemSpec, ALG_ECDH_ES, PROTOCOL_OPENID4VP_UNSIGNED, PROTOCOL_ORG_ISO_MDOC,
+    RESPONSE_MODE_DC_API, RESPONSE_MODE_DC_API_JWT,
 };
 use longfellow_random::SeededOrOs;
 use serde_json::{json, Value};
@@ -47,11 +48,11 @@ fn response_encryption(
     data: &Value,
 ) -> Result<Option<(JwePublicKey, ContentEncryption)>, PresentError> {
     match data.get("response_mode").and_then(Value::as_str) {
-        None | Some("dc_api") => return Ok(None),
-        Some("dc_api.jwt") => {}
+        None | Some(RESPONSE_MODE_DC_API) => return Ok(None),
+        Some(RESPONSE_MODE_DC_API_JWT) => {}
         Some(other) => {
             return Err(usage(format!(
-                "session request: response_mode `{other}` is not dc_api or dc_api.jwt"
+                "session request: response_mode `{other}` is not {RESPONSE_MODE_DC_API} or {RESPONSE_MODE_DC_API_JWT}"
             )))
         }
     }
@@ -65,7 +66,7 @@ fn response_encryption(
         .flatten()
         .find(|k| {
             let is = |m: &str, v: &str| k.get(m).and_then(Value::as_str).is_none_or(|x| x == v);
-            is("use", "enc") && is("alg", "ECDH-ES") && is("kty", "EC") && is("crv", "P-256")
+            is("use", "enc") && is("alg", ALG_ECDH_ES) && is("kty", "EC") && is("crv", "P-256")
         })
         .ok_or_else(|| usage("session request: no ECDH-ES P-256 key in client_metadata.jwks"))?;
     let key = JwePublicKey::from_jwk(key).map_err(usage)?;
