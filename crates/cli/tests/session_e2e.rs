@@ -43,6 +43,19 @@ fn error_of(answer: &(u16, Value), status: u16) -> String {
     answer.1["error"].as_str().unwrap_or_default().to_owned()
 }
 
+/// A well-formed answer whose proof does not verify (HTTP 200, `Status`
+/// false, the verifier's "verification failure").
+fn assert_verification_failure((s, v): &(u16, Value)) {
+    assert_eq!((*s, &v["Status"]), (200, &Value::Bool(false)), "{v}");
+    assert!(
+        v["Message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("verification failure"),
+        "{v}"
+    );
+}
+
 fn new_session(addr: SocketAddr, body: &Value) -> Value {
     let (s, v) = post(addr, "/sessions", body.to_string().as_bytes());
     assert_eq!(s, 201, "{v}");
@@ -363,15 +376,7 @@ fn website_session_to_wallet_to_service() {
     // transcript the proof was made for does not match the service's.
     let e6 = new_session(addr, &ask_vp);
     let r = wallet.present("e6", &e6, EVIL);
-    let (s, v) = respond(addr, &e6, &r);
-    assert_eq!((s, &v["Status"]), (200, &Value::Bool(false)), "{v}");
-    assert!(
-        v["Message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("verification failure"),
-        "{v}"
-    );
+    assert_verification_failure(&respond(addr, &e6, &r));
 
     // --- OpenID4VP in the clear (`responseMode: dc_api`, compatibility):
     // accepted, and a wrong origin fails the proof (no encryption: the
@@ -392,15 +397,7 @@ fn website_session_to_wallet_to_service() {
     assert!(error_of(&respond(addr, &v1, &r), 409).contains("already answered"));
     let v2 = new_session(addr, &ask_vp);
     let r = wallet.present("v2", &v2, EVIL);
-    let (s, v) = respond(addr, &v2, &r);
-    assert_eq!((s, &v["Status"]), (200, &Value::Bool(false)), "{v}");
-    assert!(
-        v["Message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("verification failure"),
-        "{v}"
-    );
+    assert_verification_failure(&respond(addr, &v2, &r));
 
     // --- Unknown ids, bad session requests, wrong methods. ---
     assert!(error_of(
