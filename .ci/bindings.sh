@@ -84,17 +84,11 @@ step "node --test (wasm)"
 LONGFELLOW_WASM_PKG="$tdir/wasm-pkg" LONGFELLOW_VECTORS="$vectors" \
   node --test crates/wasm/tests/node/
 
-step "longfellow-uniffi: library and uniffi-bindgen"
-cargo build -p longfellow-uniffi --features bindgen
+step ".ci/uniffi-python.sh (UniFFI Python under pytest)"
+cargo build -p longfellow-uniffi
+bash .ci/uniffi-python.sh
 lib="$tdir/debug/liblongfellow_uniffi.so"
-bindgen="$tdir/debug/uniffi-bindgen"
-rm -rf "$tdir/uniffi-py"
-"$bindgen" generate --library "$lib" --language python --out-dir "$tdir/uniffi-py"
-cp "$lib" "$tdir/uniffi-py/"
-
-step "pytest (UniFFI Python)"
-LONGFELLOW_UNIFFI_PY="$tdir/uniffi-py" LONGFELLOW_VECTORS="$vectors" \
-  python3 -m pytest -q crates/uniffi/tests/python
+bindgen="$(bash .ci/uniffi-bindgen.sh)"
 
 step "Kotlin on the JVM (UniFFI Kotlin over JNA, Maven)"
 rm -rf "$tdir/uniffi-kotlin"

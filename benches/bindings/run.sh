@@ -93,17 +93,18 @@ if want capi-go; then
 fi
 if want uniffi-python || want uniffi-kotlin; then
   step "build: longfellow-uniffi and its bindings"
-  cargo build -q -p longfellow-uniffi --features bindgen
+  cargo build -q -p longfellow-uniffi
   lib="$tdir/debug/liblongfellow_uniffi.so"
+  bindgen="$(bash .ci/uniffi-bindgen.sh)"
   mkdir -p "$work/uniffi-lib"
   cp "$lib" "$work/uniffi-lib/"
 fi
 if want uniffi-python; then
-  "$tdir/debug/uniffi-bindgen" generate --library "$lib" --language python --out-dir "$work/uniffi-py" >/dev/null
+  "$bindgen" generate --library "$lib" --language python --out-dir "$work/uniffi-py" >/dev/null
   cp "$lib" "$work/uniffi-py/"
 fi
 if want uniffi-kotlin; then
-  "$tdir/debug/uniffi-bindgen" generate --library "$lib" --language kotlin --out-dir "$work/uniffi-kotlin" >/dev/null
+  "$bindgen" generate --library "$lib" --language kotlin --out-dir "$work/uniffi-kotlin" >/dev/null
   mvn -B -q -ntp -f crates/uniffi/tests/kotlin/pom.xml test-compile -Duniffi.generated="$work/uniffi-kotlin"
 fi
 if want wasm-node; then
