@@ -230,8 +230,26 @@ fn bind_layer<F: Field, C: LayeredCircuit<F>>(
 ) -> Result<F, SumcheckError> {
     cache.reset(gw, MAX_G_CACHE_BYTES);
     let mut pass = TermPass::new(l, nv, nw, beta, eh);
-    circuit.visit_terms(l, |t: Term<F>| pass.term(t, |g| cache.at(gw, g)));
-    pass.finish()
+    let mut hot = Hot::default();
+    circuit.visit_terms(l, |t: Term<F>| pass.term(t, &mut hot, |g| cache.at(gw, g)));
+    pass.finish(hot)
+}
+
+/// The state of [`TermPass`] that changes on (almost) every term, kept by
+/// the caller as locals so that it stays in registers: held in the pass,
+/// whose address its flush takes, the run's sum went through the stack
+/// on every term (a store and a reload on the loop's critical path).
+#[derive(Clone, Copy, Default)]
+struct Hot<F> {
+    /// The current run's sum.
+    run: F,
+    /// The current run's wires; initially any pair in range, with an
+    /// empty sum.
+    cur: (u32, u32),
+    /// Completed runs' level-0 products not yet in `acc[1]`: the runs that
+    /// changed only the lowest digits (most of them) add here without a
+    /// call.
+    low: F,
 }
 
 /// The sum over a sequence of a layer's terms (all of them, or a span).
@@ -249,15 +267,13 @@ struct TermPass<'a, F> {
     beta: F,
     eh: &'a PairEq<F>,
     levels: usize,
-    /// The current run's sum, apart from `acc` so that it stays in a
-    /// register through the run.
-    run: F,
     /// `acc[j]` sums the level-`j` factors of completed runs whose level
-    /// `≥ j + 1` digits are the current ones (`acc[levels]`: the total).
+    /// `≥ j + 1` digits are the current ones (`acc[levels]`: the total),
+    /// apart from [`Hot::low`].
     acc: [F; MAX_LEVELS + 1],
-    /// The current run's wires; initially any pair in range, with an empty
-    /// sum.
-    cur: (u32, u32),
+    /// Level 0's factor table and width (the factor of the lowest digits).
+    low_table: &'a [F],
+    low_width: usize,
     bad: Option<u32>,
 }
 
@@ -270,32 +286,41 @@ impl<'a, F: Field> TermPass<'a, F> {
             beta,
             eh,
             levels: eh.levels(),
-            run: F::ZERO,
             acc: [F::ZERO; MAX_LEVELS + 1],
-            cur: (0, 0),
+            low_table: eh.level(0).0,
+            low_width: eh.level(0).1,
             bad: None,
         }
     }
 
     /// Adds one term; `eg` gives the output-wire weight of a wire `< nv`.
-    #[inline]
-    fn term(&mut self, t: Term<F>, eg: impl FnOnce(usize) -> F) {
+    #[inline(always)]
+    fn term(&mut self, t: Term<F>, hot: &mut Hot<F>, eg: impl FnOnce(usize) -> F) {
         let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
         if g >= self.nv || h0 as usize >= self.nw || h1 as usize >= self.nw {
             self.bad.get_or_insert(t.g.max(t.h0).max(t.h1));
             return;
         }
-        let (c0, c1) = self.cur;
+        let (c0, c1) = hot.cur;
         if (c0, c1) != (h0, h1) {
             // Levels 0..=top have a changed digit (the first change of the
             // initial pair flushes zeros).
             let x = (c0 ^ h0) | (c1 ^ h1);
-            let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
-            self.flush(top.min(self.levels - 1), c0, c1);
-            self.cur = (h0, h1);
+            let mask = (1u32 << PairEq::<F>::digit_bits()) - 1;
+            if x <= mask {
+                // Only the lowest digits changed: the run's product moves
+                // to level 1.
+                let d = (c0 & mask) as usize * self.low_width + (c1 & mask) as usize;
+                hot.low += hot.run * self.low_table[d];
+            } else {
+                let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
+                self.flush(hot, top.min(self.levels - 1));
+            }
+            hot.run = F::ZERO;
+            hot.cur = (h0, h1);
         }
         let e = eg(g);
-        self.run += if t.k == F::ONE {
+        hot.run += if t.k == F::ONE {
             e
         } else if t.k == F::ZERO {
             self.beta * e
@@ -304,12 +329,14 @@ impl<'a, F: Field> TermPass<'a, F> {
         };
     }
 
-    /// Closes the run of `(c0, c1)` and the partial sums of levels
+    /// Closes the run of `hot.cur` and the partial sums of levels
     /// `1..=top`, each multiplied by its level's factor into the level above.
-    #[inline]
-    fn flush(&mut self, top: usize, c0: u32, c1: u32) {
-        let mut carry = self.run * self.eh.factor(0, c0, c1);
-        self.run = F::ZERO;
+    #[inline(never)]
+    fn flush(&mut self, hot: &mut Hot<F>, top: usize) {
+        let (c0, c1) = hot.cur;
+        self.acc[1] += hot.low;
+        hot.low = F::ZERO;
+        let mut carry = hot.run * self.eh.factor(0, c0, c1);
         for j in 1..=top {
             carry = (self.acc[j] + carry) * self.eh.factor(j, c0, c1);
             self.acc[j] = F::ZERO;
@@ -318,9 +345,8 @@ impl<'a, F: Field> TermPass<'a, F> {
     }
 
     /// The sum, or the first out-of-range wire.
-    fn finish(mut self) -> Result<F, SumcheckError> {
-        let (c0, c1) = self.cur;
-        self.flush(self.levels - 1, c0, c1);
+    fn finish(mut self, mut hot: Hot<F>) -> Result<F, SumcheckError> {
+        self.flush(&mut hot, self.levels - 1);
         match self.bad {
             Some(value) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,
@@ -402,11 +428,12 @@ mod tests {
             let mut cache = EqRowCache::new();
             cache.reset(&gw, cache_bytes);
             let mut pass = TermPass::new(0, nv, nw, beta, &eh);
+            let mut hot = Hot::default();
             for t in &c.layers[0].terms {
-                pass.term(*t, |g| cache.at(&gw, g));
+                pass.term(*t, &mut hot, |g| cache.at(&gw, g));
             }
             assert_eq!(
-                pass.finish().ok(),
+                pass.finish(hot).ok(),
                 Some(want),
                 "nv={nv} nw={nw} order={order}"
             );

@@ -208,6 +208,12 @@ impl<F: Field> PairEq<F> {
         self.tables.len()
     }
 
+    /// Level `j`'s table and its width: the factor of digits `(d0, d1)`
+    /// is `table[d0·width + d1]`.
+    pub(crate) fn level(&self, j: usize) -> (&[F], usize) {
+        (&self.tables[j], self.widths[j])
+    }
+
     /// Bits per level digit.
     pub(crate) const fn digit_bits() -> u32 {
         DIGIT_BITS
