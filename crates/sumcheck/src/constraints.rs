@@ -264,6 +264,9 @@ struct TermPass<'a, F> {
     layer: usize,
     nv: usize,
     nw: usize,
+    /// Output wires must be below this: `nv`, or 0 when there are no input
+    /// wires (no term is then valid).
+    g_bound: usize,
     beta: F,
     eh: &'a PairEq<F>,
     levels: usize,
@@ -283,6 +286,7 @@ impl<'a, F: Field> TermPass<'a, F> {
             layer,
             nv,
             nw,
+            g_bound: if nw == 0 { 0 } else { nv },
             beta,
             eh,
             levels: eh.levels(),
@@ -297,12 +301,20 @@ impl<'a, F: Field> TermPass<'a, F> {
     #[inline(always)]
     fn term(&mut self, t: Term<F>, hot: &mut Hot<F>, eg: impl FnOnce(usize) -> F) {
         let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
-        if g >= self.nv || h0 as usize >= self.nw || h1 as usize >= self.nw {
+        if g >= self.g_bound {
             self.bad.get_or_insert(t.g.max(t.h0).max(t.h1));
             return;
         }
         let (c0, c1) = hot.cur;
         if (c0, c1) != (h0, h1) {
+            // The input wires need checking only when they change: a term
+            // that repeats the current pair repeats checked wires (or the
+            // initial pair, which is in range unless `nw` is 0, and then
+            // `g_bound` refuses every term).
+            if h0 as usize >= self.nw || h1 as usize >= self.nw {
+                self.bad.get_or_insert(t.g.max(t.h0).max(t.h1));
+                return;
+            }
             // Levels 0..=top have a changed digit (the first change of the
             // initial pair flushes zeros).
             let x = (c0 ^ h0) | (c1 ^ h1);
@@ -482,6 +494,41 @@ mod tests {
         let mut cache = EqRowCache::new();
         let got = bind_layer(&c, 0, 2, &gw, Gf2_128::ONE, &eh, 4, &mut cache);
         assert!(matches!(got, Err(SumcheckError::BadCircuit { .. })));
+    }
+
+    /// Terms repeating the initial pair `(0, 0)` of a layer without input
+    /// wires, and an out-of-range pair repeated, are refused (the pass
+    /// checks input wires only when they change).
+    #[test]
+    fn unchecked_repeats_are_still_refused() {
+        let term = |g, h0, h1| Term {
+            g,
+            h0,
+            h1,
+            k: Gf2_128::ONE,
+        };
+        let p = [Gf2_128::ONE; 2];
+        for (nw, terms) in [
+            (0, vec![term(0, 0, 0), term(1, 0, 0)]),
+            (4, vec![term(0, 0, 0), term(0, 3, 5), term(1, 3, 5)]),
+        ] {
+            let c = SimpleCircuit {
+                id: [0; 32],
+                num_outputs: 2,
+                num_inputs: nw,
+                num_public_inputs: 0,
+                subfield_boundary: 0,
+                layers: vec![SimpleLayer { logw: 2, nw, terms }],
+            };
+            let gw = SplitEq2::new(&p[..1], &p[..1], Gf2_128::ONE, 2);
+            let eh = PairEq::new(&p, &p, nw);
+            let mut cache = EqRowCache::new();
+            let got = bind_layer(&c, 0, 2, &gw, Gf2_128::ONE, &eh, nw, &mut cache);
+            assert!(
+                matches!(got, Err(SumcheckError::BadCircuit { .. })),
+                "nw={nw}: {got:?}"
+            );
+        }
     }
 
     proptest! {
