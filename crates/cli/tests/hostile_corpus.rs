@@ -20,8 +20,15 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_longfellow"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-hostile-cli-{}", std::process::id()));
+/// A file in the scratch directory of one test. The tests of this binary run
+/// on parallel threads of one process, so each writes its own directory:
+/// sharing one let a test truncate `request.json` while another test's child
+/// was reading it (an empty request, exit 2 where 1 was expected).
+fn scratch(test: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "longfellow-hostile-cli-{}-{test}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir.join(name)
 }
@@ -41,7 +48,7 @@ struct Valid {
     proof: PathBuf,
 }
 
-fn valid() -> Valid {
+fn valid(test: &str) -> Valid {
     let case: serde_json::Value = serde_json::from_slice(
         &std::fs::read(
             longfellow_testvectors::workspace_root().join("test-vectors/synthetic/mdl-valid.json"),
@@ -53,7 +60,7 @@ fn valid() -> Valid {
     let first = request["attributes"][0].clone();
     request["attributes"] = serde_json::json!([first]);
     let write = |name: &str, bytes: &[u8]| {
-        let p = scratch(name);
+        let p = scratch(test, name);
         std::fs::write(&p, bytes).expect("write");
         p
     };
@@ -68,11 +75,11 @@ fn valid() -> Valid {
 }
 
 /// Every corpus file written to the scratch directory, with its name.
-fn corpus() -> Vec<(String, PathBuf)> {
+fn corpus(test: &str) -> Vec<(String, PathBuf)> {
     hostile::files()
         .into_iter()
         .map(|(name, bytes)| {
-            let p = scratch(&format!("hostile-{name}"));
+            let p = scratch(test, &format!("hostile-{name}"));
             std::fs::write(&p, bytes).expect("write");
             (name, p)
         })
@@ -91,7 +98,7 @@ fn clean_failure(what: &str, out: &Output, code: i32) {
 
 #[test]
 fn circuit_inspect_refuses_every_file() {
-    for (name, path) in corpus() {
+    for (name, path) in corpus("inspect") {
         let out = bin()
             .args(["circuit", "inspect", s(&path)])
             .output()
@@ -103,8 +110,8 @@ fn circuit_inspect_refuses_every_file() {
 #[test]
 fn every_file_as_a_circuit_or_a_request() {
     longfellow_testvectors::require!();
-    let v = valid();
-    for (name, f) in corpus() {
+    let v = valid("circuit-request");
+    for (name, f) in corpus("circuit-request") {
         let runs: [(&str, Vec<&str>); 5] = [
             (
                 "verify --circuit",
@@ -192,9 +199,9 @@ fn every_file_as_a_circuit_or_a_request() {
 #[test]
 fn every_file_as_a_credential() {
     longfellow_testvectors::require!();
-    let v = valid();
-    for (name, f) in corpus() {
-        let out_path = scratch(&format!("proof-of-{name}"));
+    let v = valid("credential");
+    for (name, f) in corpus("credential") {
+        let out_path = scratch("credential", &format!("proof-of-{name}"));
         let out = bin()
             .args([
                 "mdoc",
@@ -239,8 +246,8 @@ fn every_file_as_a_credential() {
 #[test]
 fn every_file_as_a_proof() {
     longfellow_testvectors::require!();
-    let v = valid();
-    for (name, f) in corpus() {
+    let v = valid("proof");
+    for (name, f) in corpus("proof") {
         let out = bin()
             .args([
                 "mdoc",
@@ -263,7 +270,7 @@ fn every_file_as_a_proof() {
 #[test]
 fn closed_or_full_stdout_with_every_file() {
     let full = Path::new("/dev/full").exists();
-    for (name, f) in corpus() {
+    for (name, f) in corpus("stdout") {
         let mut child = bin()
             .args(["circuit", "inspect", s(&f)])
             .stdout(Stdio::piped())
