@@ -13,7 +13,7 @@ use longfellow_transcript::Transcript;
 use crate::circuit::LayeredCircuit;
 use crate::circuit::Term;
 use crate::eq::log2_ceil;
-use crate::eq_split::{EqRowCache, PairEq, SplitEq2, MAX_LEVELS};
+use crate::eq_split::{EqRowCache, Level, PairEq, SplitEq2, MAX_LEVELS};
 use crate::error::SumcheckError;
 use crate::pad::layer_pad_len;
 use crate::poly::Lagrange;
@@ -237,8 +237,9 @@ fn bind_layer<F: Field, C: LayeredCircuit<F>>(
 
 /// The state of [`TermPass`] that changes on (almost) every term, kept by
 /// the caller as locals so that it stays in registers: held in the pass,
-/// whose address its flush takes, the run's sum went through the stack
-/// on every term (a store and a reload on the loop's critical path).
+/// whose address its out-of-line carry takes, the run's sum went through
+/// the stack on every term (a store and a reload on the loop's critical
+/// path).
 #[derive(Clone, Copy, Default)]
 struct Hot<F> {
     /// The current run's sum.
@@ -246,8 +247,8 @@ struct Hot<F> {
     /// The current run's wires; initially any pair in range, with an
     /// empty sum.
     cur: (u32, u32),
-    /// Completed runs' level-0 products not yet in `acc[1]`: the runs that
-    /// changed only the lowest digits (most of them) add here without a
+    /// Completed runs' level-0 products not yet in `acc[1]`: a run that
+    /// changed only the lowest digits (most of them) adds here without a
     /// call.
     low: F,
 }
@@ -274,9 +275,8 @@ struct TermPass<'a, F> {
     /// `≥ j + 1` digits are the current ones (`acc[levels]`: the total),
     /// apart from [`Hot::low`].
     acc: [F; MAX_LEVELS + 1],
-    /// Level 0's factor table and width (the factor of the lowest digits).
-    low_table: &'a [F],
-    low_width: usize,
+    /// Level 0, read at every change of wires.
+    low: Level<'a, F>,
     bad: Option<u32>,
 }
 
@@ -291,8 +291,7 @@ impl<'a, F: Field> TermPass<'a, F> {
             eh,
             levels: eh.levels(),
             acc: [F::ZERO; MAX_LEVELS + 1],
-            low_table: eh.level(0).0,
-            low_width: eh.level(0).1,
+            low: eh.level(0),
             bad: None,
         }
     }
@@ -316,17 +315,14 @@ impl<'a, F: Field> TermPass<'a, F> {
                 return;
             }
             // Levels 0..=top have a changed digit (the first change of the
-            // initial pair flushes zeros).
+            // initial pair moves zeros). The run's product joins level 1; when higher digits changed
+            // too (about one run in ten), levels 1..=top move up.
+            hot.low += hot.run * self.low.factor(c0, c1);
             let x = (c0 ^ h0) | (c1 ^ h1);
-            let mask = (1u32 << PairEq::<F>::digit_bits()) - 1;
-            if x <= mask {
-                // Only the lowest digits changed: the run's product moves
-                // to level 1.
-                let d = (c0 & mask) as usize * self.low_width + (c1 & mask) as usize;
-                hot.low += hot.run * self.low_table[d];
-            } else {
+            if x >> PairEq::<F>::digit_bits() != 0 {
                 let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
-                self.flush(hot, top.min(self.levels - 1));
+                self.carry(hot.low, hot.cur, top.min(self.levels - 1));
+                hot.low = F::ZERO;
             }
             hot.run = F::ZERO;
             hot.cur = (h0, h1);
@@ -341,14 +337,14 @@ impl<'a, F: Field> TermPass<'a, F> {
         };
     }
 
-    /// Closes the run of `hot.cur` and the partial sums of levels
-    /// `1..=top`, each multiplied by its level's factor into the level above.
+    /// Moves the partial sums of levels `1..=top` (with `low`, the runs'
+    /// level-0 products, in level 1), each multiplied by its level's factor
+    /// of `cur`, into the level above. It takes values, not [`Hot`], so
+    /// that the caller's state need not go through memory for the call.
     #[inline(never)]
-    fn flush(&mut self, hot: &mut Hot<F>, top: usize) {
-        let (c0, c1) = hot.cur;
-        self.acc[1] += hot.low;
-        hot.low = F::ZERO;
-        let mut carry = hot.run * self.eh.factor(0, c0, c1);
+    fn carry(&mut self, low: F, (c0, c1): (u32, u32), top: usize) {
+        self.acc[1] += low;
+        let mut carry = F::ZERO;
         for j in 1..=top {
             carry = (self.acc[j] + carry) * self.eh.factor(j, c0, c1);
             self.acc[j] = F::ZERO;
@@ -358,7 +354,9 @@ impl<'a, F: Field> TermPass<'a, F> {
 
     /// The sum, or the first out-of-range wire.
     fn finish(mut self, mut hot: Hot<F>) -> Result<F, SumcheckError> {
-        self.flush(&mut hot, self.levels - 1);
+        let (c0, c1) = hot.cur;
+        hot.low += hot.run * self.low.factor(c0, c1);
+        self.carry(hot.low, hot.cur, self.levels - 1);
         match self.bad {
             Some(value) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,

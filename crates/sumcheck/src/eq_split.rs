@@ -171,6 +171,26 @@ pub(crate) struct PairEq<F> {
     widths: Vec<usize>,
 }
 
+/// One level of a [`PairEq`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Level<'a, F> {
+    /// `table[d0·width + d1]`.
+    table: &'a [F],
+    width: usize,
+    /// The position of this level's digits in a wire.
+    shift: u32,
+}
+
+impl<F: Field> Level<'_, F> {
+    /// This level's factor of wires `(h0, h1)` (both below `n`).
+    #[inline]
+    pub(crate) fn factor(&self, h0: u32, h1: u32) -> F {
+        let mask = (1u32 << DIGIT_BITS) - 1;
+        let (d0, d1) = ((h0 >> self.shift) & mask, (h1 >> self.shift) & mask);
+        self.table[d0 as usize * self.width + d1 as usize]
+    }
+}
+
 impl<F: Field> PairEq<F> {
     /// Tables for wires below `n` (`n ≤ 2^h0.len()`, `h0`, `h1` of equal
     /// length).
@@ -208,24 +228,26 @@ impl<F: Field> PairEq<F> {
         self.tables.len()
     }
 
-    /// Level `j`'s table and its width: the factor of digits `(d0, d1)`
-    /// is `table[d0·width + d1]`.
-    pub(crate) fn level(&self, j: usize) -> (&[F], usize) {
-        (&self.tables[j], self.widths[j])
-    }
-
     /// Bits per level digit.
     pub(crate) const fn digit_bits() -> u32 {
         DIGIT_BITS
     }
 
+    /// Level `j`'s table, to be kept by a caller that reads one level on
+    /// every step (the term pass and level 0).
+    #[inline]
+    pub(crate) fn level(&self, j: usize) -> Level<'_, F> {
+        Level {
+            table: &self.tables[j],
+            width: self.widths[j],
+            shift: DIGIT_BITS * j as u32,
+        }
+    }
+
     /// The level-`j` factor of wires `(h0, h1)` (both below `n`).
     #[inline]
     pub(crate) fn factor(&self, j: usize, h0: u32, h1: u32) -> F {
-        let shift = DIGIT_BITS * j as u32;
-        let mask = (1u32 << DIGIT_BITS) - 1;
-        let (d0, d1) = ((h0 >> shift) & mask, (h1 >> shift) & mask);
-        self.tables[j][d0 as usize * self.widths[j] + d1 as usize]
+        self.level(j).factor(h0, h1)
     }
 
     /// `eq(H0, h0)·eq(H1, h1)` (both below `n`).
