@@ -277,7 +277,8 @@ struct TermPass<'a, F> {
     acc: [F; MAX_LEVELS + 1],
     /// Level 0, read at every change of wires.
     low: Level<'a, F>,
-    bad: Option<u32>,
+    /// The first out-of-range wire and the bound it broke.
+    bad: Option<(u32, usize)>,
 }
 
 impl<'a, F: Field> TermPass<'a, F> {
@@ -301,7 +302,13 @@ impl<'a, F: Field> TermPass<'a, F> {
     fn term(&mut self, t: Term<F>, hot: &mut Hot<F>, eg: impl FnOnce(usize) -> F) {
         let (g, h0, h1) = (t.g as usize, t.h0, t.h1);
         if g >= self.g_bound {
-            self.bad.get_or_insert(t.g.max(t.h0).max(t.h1));
+            // Past `nv`, or any input wire of a layer without input wires.
+            let broken = if g >= self.nv {
+                (t.g, self.nv)
+            } else {
+                (t.h0.max(t.h1), 0)
+            };
+            self.bad.get_or_insert(broken);
             return;
         }
         let (c0, c1) = hot.cur;
@@ -311,7 +318,7 @@ impl<'a, F: Field> TermPass<'a, F> {
             // initial pair, which is in range unless `nw` is 0, and then
             // `g_bound` refuses every term).
             if h0 as usize >= self.nw || h1 as usize >= self.nw {
-                self.bad.get_or_insert(t.g.max(t.h0).max(t.h1));
+                self.bad.get_or_insert((t.h0.max(t.h1), self.nw));
                 return;
             }
             // Levels 0..=top have a changed digit (the first change of the
@@ -358,11 +365,11 @@ impl<'a, F: Field> TermPass<'a, F> {
         hot.low += hot.run * self.low.factor(c0, c1);
         self.carry(hot.low, hot.cur, self.levels - 1);
         match self.bad {
-            Some(value) => Err(SumcheckError::BadCircuit {
+            Some((value, bound)) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,
                 what: "term wire",
                 value: value.into(),
-                bound: self.nv.max(self.nw) as u64,
+                bound: bound as u64,
             }),
             None => Ok(self.acc[self.levels]),
         }
@@ -492,6 +499,17 @@ mod tests {
         let mut cache = EqRowCache::new();
         let got = bind_layer(&c, 0, 2, &gw, Gf2_128::ONE, &eh, 4, &mut cache);
         assert!(matches!(got, Err(SumcheckError::BadCircuit { .. })));
+        assert!(
+            matches!(
+                got,
+                Err(SumcheckError::BadCircuit {
+                    value: 4,
+                    bound: 4,
+                    ..
+                })
+            ),
+            "{got:?}"
+        );
     }
 
     /// Terms repeating the initial pair `(0, 0)` of a layer without input
@@ -506,9 +524,11 @@ mod tests {
             k: Gf2_128::ONE,
         };
         let p = [Gf2_128::ONE; 2];
-        for (nw, terms) in [
-            (0, vec![term(0, 0, 0), term(1, 0, 0)]),
-            (4, vec![term(0, 0, 0), term(0, 3, 5), term(1, 3, 5)]),
+        // With the wire and the bound each error names.
+        for (nw, terms, wire, bound) in [
+            (0, vec![term(0, 0, 0), term(1, 0, 0)], 0, 0),
+            (4, vec![term(0, 0, 0), term(0, 3, 5), term(1, 3, 5)], 5, 4),
+            (4, vec![term(0, 1, 1), term(2, 1, 1)], 2, 2),
         ] {
             let c = SimpleCircuit {
                 id: [0; 32],
@@ -524,6 +544,11 @@ mod tests {
             let got = bind_layer(&c, 0, 2, &gw, Gf2_128::ONE, &eh, nw, &mut cache);
             assert!(
                 matches!(got, Err(SumcheckError::BadCircuit { .. })),
+                "nw={nw}: {got:?}"
+            );
+            assert!(
+                matches!(got, Err(SumcheckError::BadCircuit { value, bound: b, .. })
+                    if value == wire && b == bound),
                 "nw={nw}: {got:?}"
             );
         }
