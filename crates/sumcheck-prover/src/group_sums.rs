@@ -441,12 +441,12 @@ impl<F: Field> GroupSums<F> {
             Mode::BothCodes => {
                 let tx = w_other.table().unwrap_or(&[]);
                 let grid = self.width * tx.len();
+                // Row by row, without a vector of the rows' sums.
                 let rows = |s: &[F]| -> F {
-                    let per_x: Vec<F> = s[..grid]
+                    s[..grid]
                         .chunks(self.width.max(1))
-                        .map(|row| F::dot(row, th))
-                        .collect();
-                    F::dot(&per_x, tx)
+                        .zip(tx)
+                        .fold(F::ZERO, |acc, (row, &t)| acc + t * F::dot(row, th))
                 };
                 self.a0 += rows(&self.s0);
                 self.a2 += rows(&self.s2);
