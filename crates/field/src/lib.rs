@@ -41,6 +41,6 @@ pub use arch::select::{
 };
 pub use fp128::Fp128;
 pub use fp256::Fp256;
-pub use gf2_128::Gf2_128;
+pub use gf2_128::{Gf2Wide, Gf2_128};
 pub use subtle;
 pub use traits::{batch_invert, mix64, Butterfly, Field, FieldKind};

@@ -157,6 +157,24 @@ macro_rules! prime_field {
 
             type Repr = [u8; 8 * $n];
 
+            // Montgomery products reduce as they go; no cheaper sum here.
+            type Wide = Self;
+
+            #[inline(always)]
+            fn mul_wide(a: Self, b: Self) -> Self {
+                a * b
+            }
+
+            #[inline(always)]
+            fn widen(a: Self) -> Self {
+                a
+            }
+
+            #[inline(always)]
+            fn narrow(w: Self) -> Self {
+                w
+            }
+
             fn to_repr(&self) -> Self::Repr {
                 let mut out = [0u8; 8 * $n];
                 for (chunk, limb) in out.chunks_exact_mut(8).zip(self.to_canonical_limbs()) {

@@ -76,6 +76,21 @@ pub trait Field:
     /// little-endian coefficient bits (binary field).
     type Repr: AsRef<[u8]> + AsMut<[u8]> + Default + Copy + Debug + Send + Sync;
 
+    /// A sum of products not yet reduced modulo the field's polynomial or
+    /// prime: a loop that adds many products reduces once at its end
+    /// instead of once per product. `Self` for fields without a cheaper
+    /// form.
+    type Wide: Copy + Default + Debug + Send + Sync + AddAssign;
+
+    /// `a·b`, unreduced.
+    fn mul_wide(a: Self, b: Self) -> Self::Wide;
+
+    /// `a` as a [`Self::Wide`], to be added to products.
+    fn widen(a: Self) -> Self::Wide;
+
+    /// The element a [`Self::Wide`] sum stands for.
+    fn narrow(w: Self::Wide) -> Self;
+
     /// Encodes the element canonically.
     fn to_repr(&self) -> Self::Repr;
 

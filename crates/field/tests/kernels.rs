@@ -74,6 +74,40 @@ proptest! {
         }
     }
 
+    /// Unreduced sums (`mul_wide`, `widen`, `+=`, one `narrow`) on every
+    /// kernel, and mixed across kernels (their parts split the polynomial
+    /// differently), against portable products.
+    #[test]
+    fn gf_wide_sums_match_portable(a in gf_vec(40), b in gf_vec(40), c in any::<u128>()) {
+        let c = Gf2_128::from_u128(c);
+        let want = a.iter().zip(&b).fold(c, |acc, (x, y)| acc + x.mul_portable(*y));
+        let mut acc = Gf2_128::widen(c);
+        for (x, y) in a.iter().zip(&b) {
+            acc += Gf2_128::mul_wide(*x, *y);
+        }
+        prop_assert_eq!(Gf2_128::narrow(acc), want);
+        let products = want - c;
+        for k in kernels() {
+            prop_assert_eq!(Gf2_128::wide_sum_on(k, &a, &b), Some(products), "{}", k);
+        }
+        // The selected kernel's parts narrowed by every kernel: the
+        // portable one folds a middle part the hardware kernels fill.
+        for k in kernels() {
+            prop_assert_eq!(Gf2_128::narrow_on(k, acc), Some(want), "{}", k);
+        }
+    }
+
+    /// The prime fields' `Wide` is the field: sums as plain sums.
+    #[test]
+    fn prime_wide_sums_are_plain_sums(a in prime_vec::<Fp256>(20), b in prime_vec::<Fp256>(20)) {
+        let want = a.iter().zip(&b).fold(Fp256::ZERO, |acc, (x, y)| acc + *x * *y);
+        let mut acc = Fp256::widen(Fp256::ZERO);
+        for (x, y) in a.iter().zip(&b) {
+            acc += Fp256::mul_wide(*x, *y);
+        }
+        prop_assert_eq!(Fp256::narrow(acc), want);
+    }
+
     #[test]
     fn gf_mul_matches_portable(a in any::<u128>(), b in any::<u128>()) {
         let (a, b) = (Gf2_128::from_u128(a), Gf2_128::from_u128(b));

@@ -14,6 +14,7 @@
 
 pub(crate) mod portable;
 pub(crate) mod select;
+pub(crate) mod wide;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
@@ -70,6 +71,40 @@ pub(crate) fn gf_mul(path: Gf2Path, a: u128, b: u128) -> u128 {
         _ => unsafe { aarch64::pmull::mul(a, b) },
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         _ => portable::mul(a, b),
+    }
+}
+
+/// `a·b` unreduced, as the parts of a [`crate::gf2_128::Gf2Wide`].
+#[inline(always)]
+pub(crate) fn gf_mul_wide(path: Gf2Path, a: u128, b: u128) -> wide::Parts {
+    match path.0 {
+        Gf2Kernel::Portable => wide::from_u128(portable::mul_wide(a, b)),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: every kernel but `Portable` needs PCLMULQDQ, and `path`
+        // exists only if its kernel passed detection.
+        _ => unsafe { x86_64::clmul128::product_inline(a, b) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the only other aarch64 kernel, `Clmul128`, is available
+        // only with NEON and PMULL, checked when `path` was made.
+        _ => unsafe { aarch64::pmull::product_parts(a, b) },
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        _ => portable::mul_wide(a, b),
+    }
+}
+
+/// The element the parts of a [`crate::gf2_128::Gf2Wide`] stand for.
+#[inline(always)]
+pub(crate) fn gf_reduce_wide(path: Gf2Path, parts: wide::Parts) -> u128 {
+    match path.0 {
+        Gf2Kernel::Portable => portable::reduce_wide(wide::into_u128(parts)),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `gf_mul_wide`.
+        _ => unsafe { x86_64::clmul128::reduce_inline(parts) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as in `gf_mul_wide`.
+        _ => unsafe { aarch64::pmull::reduce_parts(parts) },
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        _ => portable::reduce_wide(parts),
     }
 }
 

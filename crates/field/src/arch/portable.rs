@@ -13,6 +13,19 @@ pub(crate) fn mul(a: u128, b: u128) -> u128 {
     mul_u128(a, b)
 }
 
+/// `a·b` unreduced, as (low, middle, high) with the middle part zero.
+#[inline(always)]
+pub(crate) fn mul_wide(a: u128, b: u128) -> [u128; 3] {
+    let (lo, hi) = clmul128(a, b);
+    [lo, 0, hi]
+}
+
+/// The element that (low, middle, high) stand for.
+#[inline(always)]
+pub(crate) fn reduce_wide([lo, mid, hi]: [u128; 3]) -> u128 {
+    reduce(lo ^ (mid << 64), hi ^ (mid >> 64))
+}
+
 /// `Σ a_i·b_i`, the products summed unreduced and reduced once.
 pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> Gf2_128 {
     let (mut lo, mut hi) = (0u128, 0u128);

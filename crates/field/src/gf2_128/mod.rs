@@ -5,6 +5,9 @@ mod comb32;
 mod comb64;
 pub(crate) mod portable;
 mod subfield;
+mod wide;
+
+pub use wide::Gf2Wide;
 
 use crate::arch::Gf2Path;
 use crate::{Butterfly, Field, FieldKind, Gf2Kernel};
@@ -119,6 +122,25 @@ impl Gf2_128 {
     pub fn mul_on(kernel: Gf2Kernel, a: Self, b: Self) -> Option<Self> {
         let path = Gf2Path::new(kernel)?;
         Some(Self(crate::arch::gf_mul(path, a.0, b.0)))
+    }
+
+    /// `Σ a_i·b_i` through [`Field::mul_wide`] and one [`Field::narrow`],
+    /// both on `kernel`.
+    #[doc(hidden)]
+    pub fn wide_sum_on(kernel: Gf2Kernel, a: &[Self], b: &[Self]) -> Option<Self> {
+        let path = Gf2Path::new(kernel)?;
+        let mut acc = Gf2Wide::default();
+        for (x, y) in a.iter().zip(b) {
+            acc += Gf2Wide(crate::arch::gf_mul_wide(path, x.0, y.0));
+        }
+        Some(Self(crate::arch::gf_reduce_wide(path, acc.0)))
+    }
+
+    /// [`Field::narrow`] on `kernel`.
+    #[doc(hidden)]
+    pub fn narrow_on(kernel: Gf2Kernel, w: Gf2Wide) -> Option<Self> {
+        let path = Gf2Path::new(kernel)?;
+        Some(Self(crate::arch::gf_reduce_wide(path, w.0)))
     }
 
     /// [`Field::dot`] on `kernel`.
@@ -249,6 +271,23 @@ impl Field for Gf2_128 {
     const ONE: Self = Self(1);
 
     type Repr = [u8; 16];
+
+    type Wide = Gf2Wide;
+
+    #[inline(always)]
+    fn mul_wide(a: Self, b: Self) -> Gf2Wide {
+        Gf2Wide(crate::arch::gf_mul_wide(Gf2Path::selected(), a.0, b.0))
+    }
+
+    #[inline(always)]
+    fn widen(a: Self) -> Gf2Wide {
+        Gf2Wide::from_element(a.0)
+    }
+
+    #[inline(always)]
+    fn narrow(w: Gf2Wide) -> Self {
+        Self(crate::arch::gf_reduce_wide(Gf2Path::selected(), w.0))
+    }
 
     fn to_repr(&self) -> Self::Repr {
         self.0.to_le_bytes()

@@ -52,6 +52,18 @@ pub(crate) fn mul(a: u128, b: u128) -> u128 {
     reduce(product(a, b))
 }
 
+/// [`product`] for callers compiled without the features.
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn product_parts(a: u128, b: u128) -> [u128; 3] {
+    product(a, b)
+}
+
+/// [`reduce`] for callers compiled without the features.
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn reduce_parts(parts: [u128; 3]) -> u128 {
+    reduce(parts)
+}
+
 /// `Σ a_i·b_i` with one reduction; two accumulator sets so that
 /// consecutive products do not wait on each other's XORs.
 #[target_feature(enable = "neon,aes")]

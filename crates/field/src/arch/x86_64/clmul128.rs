@@ -16,7 +16,7 @@ use core::arch::x86_64::{
 pub(super) const POLY: i64 = 0x87;
 
 #[inline(always)]
-pub(super) fn to_u128(v: __m128i) -> u128 {
+pub(crate) fn to_u128(v: __m128i) -> u128 {
     // SAFETY: `__m128i` and `u128` are both 16 bytes of plain data with no
     // invalid bit patterns; on little-endian x86_64 lane 0 becomes the low
     // 64 bits.
@@ -24,7 +24,7 @@ pub(super) fn to_u128(v: __m128i) -> u128 {
 }
 
 #[inline(always)]
-pub(super) fn to_vec(v: u128) -> __m128i {
+pub(crate) fn to_vec(v: u128) -> __m128i {
     // SAFETY: as in `to_u128`, in the other direction.
     unsafe { core::mem::transmute::<u128, __m128i>(v) }
 }
@@ -65,6 +65,75 @@ pub(super) fn reduce([lo, mid, hi]: [__m128i; 3]) -> __m128i {
 #[target_feature(enable = "pclmulqdq,sse2")]
 fn mul_vec(a: __m128i, b: __m128i) -> __m128i {
     reduce(product(a, b))
+}
+
+/// [`product`] as inline assembly, for the same reason as [`mul_inline`]:
+/// the parts (low, middle, high) of the unreduced product.
+///
+/// # Safety
+/// The CPU must support PCLMULQDQ (SSE2 is part of x86_64).
+#[inline(always)]
+pub(crate) unsafe fn product_inline(a: u128, b: u128) -> [__m128i; 3] {
+    let (lo, mid, hi): (__m128i, __m128i, __m128i);
+    // SAFETY: register-only arithmetic on the declared operands; the
+    // caller guarantees PCLMULQDQ exists.
+    unsafe {
+        core::arch::asm!(
+            "movdqa {lo}, {a}",
+            "pclmulqdq {lo}, {b}, 0x00",
+            "movdqa {hi}, {a}",
+            "pclmulqdq {hi}, {b}, 0x11",
+            "movdqa {mid}, {a}",
+            "pclmulqdq {mid}, {b}, 0x01",
+            "pclmulqdq {a}, {b}, 0x10",
+            "pxor {mid}, {a}",
+            a = inout(xmm_reg) to_vec(a) => _,
+            b = in(xmm_reg) to_vec(b),
+            lo = out(xmm_reg) lo,
+            mid = out(xmm_reg) mid,
+            hi = out(xmm_reg) hi,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    [lo, mid, hi]
+}
+
+/// [`reduce`] as inline assembly (see [`mul_inline`]).
+///
+/// # Safety
+/// The CPU must support PCLMULQDQ (SSE2 is part of x86_64).
+#[inline(always)]
+pub(crate) unsafe fn reduce_inline([lo, mid, hi]: [__m128i; 3]) -> u128 {
+    let poly = to_vec(POLY as u128);
+    let out: __m128i;
+    // SAFETY: register-only arithmetic on the declared operands; the
+    // caller guarantees PCLMULQDQ exists.
+    unsafe {
+        core::arch::asm!(
+            "movdqa {t}, {mid}",
+            "pslldq {t}, 8",
+            "pxor {lo}, {t}",
+            "psrldq {mid}, 8",
+            "pxor {hi}, {mid}",
+            // hi = h0 + h1·x^64: fold h1 (its spill joins h0), then h0.
+            "movdqa {t}, {hi}",
+            "pclmulqdq {t}, {poly}, 0x01",
+            "movdqa {mid}, {t}",
+            "pslldq {mid}, 8",
+            "pxor {lo}, {mid}",
+            "psrldq {t}, 8",
+            "pxor {hi}, {t}",
+            "pclmulqdq {hi}, {poly}, 0x00",
+            "pxor {lo}, {hi}",
+            lo = inout(xmm_reg) lo => out,
+            mid = inout(xmm_reg) mid => _,
+            hi = inout(xmm_reg) hi => _,
+            poly = in(xmm_reg) poly,
+            t = out(xmm_reg) _,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    to_u128(out)
 }
 
 /// The reduced product as inline assembly, so that it inlines into callers
