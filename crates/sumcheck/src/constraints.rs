@@ -240,17 +240,28 @@ fn bind_layer<F: Field, C: LayeredCircuit<F>>(
 /// whose address its out-of-line carry takes, the run's sum went through
 /// the stack on every term (a store and a reload on the loop's critical
 /// path).
-#[derive(Clone, Copy, Default)]
-struct Hot<F> {
-    /// The current run's sum.
-    run: F,
+#[derive(Clone, Copy)]
+struct Hot<F: Field> {
+    /// The current run's sum, unreduced: a run of the large layers has up
+    /// to eight products by constants, reduced once at its end.
+    run: F::Wide,
     /// The current run's wires; initially any pair in range, with an
     /// empty sum.
     cur: (u32, u32),
-    /// Completed runs' level-0 products not yet in `acc[1]`: a run that
-    /// changed only the lowest digits (most of them) adds here without a
-    /// call.
-    low: F,
+    /// Completed runs' level-0 products not yet in `acc[1]`, unreduced: a
+    /// run that changed only the lowest digits (most of them) adds here
+    /// without a call or a reduction.
+    low: F::Wide,
+}
+
+impl<F: Field> Default for Hot<F> {
+    fn default() -> Self {
+        Self {
+            run: F::Wide::default(),
+            cur: (0, 0),
+            low: F::Wide::default(),
+        }
+    }
 }
 
 /// The sum over a sequence of a layer's terms (all of them, or a span).
@@ -324,23 +335,23 @@ impl<'a, F: Field> TermPass<'a, F> {
             // Levels 0..=top have a changed digit (the first change of the
             // initial pair moves zeros). The run's product joins level 1; when higher digits changed
             // too (about one run in ten), levels 1..=top move up.
-            hot.low += hot.run * self.low.factor(c0, c1);
+            hot.low += F::mul_wide(F::narrow(hot.run), self.low.factor(c0, c1));
             let x = (c0 ^ h0) | (c1 ^ h1);
             if x >> PairEq::<F>::digit_bits() != 0 {
                 let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
-                self.carry(hot.low, hot.cur, top.min(self.levels - 1));
-                hot.low = F::ZERO;
+                self.carry(F::narrow(hot.low), hot.cur, top.min(self.levels - 1));
+                hot.low = F::Wide::default();
             }
-            hot.run = F::ZERO;
+            hot.run = F::Wide::default();
             hot.cur = (h0, h1);
         }
         let e = eg(g);
         hot.run += if t.k == F::ONE {
-            e
+            F::widen(e)
         } else if t.k == F::ZERO {
-            self.beta * e
+            F::mul_wide(self.beta, e)
         } else {
-            t.k * e
+            F::mul_wide(t.k, e)
         };
     }
 
@@ -362,8 +373,8 @@ impl<'a, F: Field> TermPass<'a, F> {
     /// The sum, or the first out-of-range wire.
     fn finish(mut self, mut hot: Hot<F>) -> Result<F, SumcheckError> {
         let (c0, c1) = hot.cur;
-        hot.low += hot.run * self.low.factor(c0, c1);
-        self.carry(hot.low, hot.cur, self.levels - 1);
+        hot.low += F::mul_wide(F::narrow(hot.run), self.low.factor(c0, c1));
+        self.carry(F::narrow(hot.low), hot.cur, self.levels - 1);
         match self.bad {
             Some((value, bound)) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,
