@@ -200,6 +200,15 @@ pub trait Field:
         }
     }
 
+    /// `out_i ← a·x_i + b·y_i` over the common prefix of the three: two
+    /// scaled rows summed in one pass, which a field can do with one
+    /// reduction per element (the verifier's output-wire rows).
+    fn lincomb2(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
+        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+            *o = a * p + b * q;
+        }
+    }
+
     /// `x_i ← x_i·y_i` over the common prefix.
     fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
         for (a, &b) in x.iter_mut().zip(y) {

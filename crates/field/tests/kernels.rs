@@ -97,6 +97,42 @@ proptest! {
         }
     }
 
+    /// `lincomb2` on every kernel (all lengths, unequal ones too) against
+    /// portable products.
+    #[test]
+    fn gf_lincomb2_matches_portable(
+        x in gf_vec(40),
+        y in gf_vec(40),
+        out_len in 0usize..=40,
+        a in any::<u128>(),
+        b in any::<u128>(),
+    ) {
+        let (a, b) = (Gf2_128::from_u128(a), Gf2_128::from_u128(b));
+        let n = out_len.min(x.len()).min(y.len());
+        let sentinel = Gf2_128::from_u128(0x5a5a);
+        let mut want = vec![sentinel; out_len];
+        for i in 0..n {
+            want[i] = a.mul_portable(x[i]) + b.mul_portable(y[i]);
+        }
+        let mut got = vec![sentinel; out_len];
+        Gf2_128::lincomb2(&mut got, a, &x, b, &y);
+        prop_assert_eq!(&got, &want);
+        for k in kernels() {
+            let mut got = vec![sentinel; out_len];
+            prop_assert!(Gf2_128::lincomb2_on(k, &mut got, (a, &x), (b, &y)));
+            prop_assert_eq!(&got, &want, "{}", k);
+        }
+        let (xp, yp): (Vec<Fp256>, Vec<Fp256>) = (0..n as u64)
+            .map(|i| (Fp256::from_u64(3 * i + 1), Fp256::from_u64(i * i + 7)))
+            .unzip();
+        let (ap, bp) = (Fp256::from_u64(out_len as u64 + 5), Fp256::from_u64(n as u64 + 11));
+        let mut got = vec![Fp256::ONE; n];
+        Fp256::lincomb2(&mut got, ap, &xp, bp, &yp);
+        for i in 0..n {
+            prop_assert_eq!(got[i], ap * xp[i] + bp * yp[i]);
+        }
+    }
+
     /// The prime fields' `Wide` is the field: sums as plain sums.
     #[test]
     fn prime_wide_sums_are_plain_sums(a in prime_vec::<Fp256>(20), b in prime_vec::<Fp256>(20)) {

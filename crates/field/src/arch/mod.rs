@@ -177,6 +177,45 @@ pub(crate) fn gf_axpy(path: Gf2Path, y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128
     portable::axpy(y, u, x)
 }
 
+/// `out_i ← a·x_i + b·y_i`.
+#[inline]
+pub(crate) fn gf_lincomb2(
+    path: Gf2Path,
+    out: &mut [Gf2_128],
+    a: Gf2_128,
+    x: &[Gf2_128],
+    b: Gf2_128,
+    y: &[Gf2_128],
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = out.len().min(x.len()).min(y.len());
+        use x86_64::{clmul128, clmul256, clmul512};
+        match path.0 {
+            Gf2Kernel::Portable => {}
+            Gf2Kernel::Clmul512 if n >= MIN_512 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul512::lincomb2(out, a.0, x, b.0, y) };
+            }
+            Gf2Kernel::Clmul256 if n >= MIN_256 => {
+                // SAFETY: as in `gf_dot`.
+                return unsafe { clmul256::lincomb2(out, a.0, x, b.0, y) };
+            }
+            // SAFETY: as in `gf_dot`.
+            _ => return unsafe { clmul128::lincomb2(out, a.0, x, b.0, y) },
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if path.0 != Gf2Kernel::Portable {
+            // SAFETY: as in `gf_dot`.
+            return unsafe { aarch64::pmull::lincomb2(out, a.0, x, b.0, y) };
+        }
+    }
+    let _ = path;
+    portable::lincomb2(out, a, x, b, y)
+}
+
 /// `x_i ← x_i·y_i`.
 #[inline]
 pub(crate) fn gf_mul_assign(path: Gf2Path, x: &mut [Gf2_128], y: &[Gf2_128]) {

@@ -37,6 +37,15 @@ pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> Gf2_128 {
     Gf2_128(reduce(lo, hi))
 }
 
+/// `out_i ← a·x_i + b·y_i`, one reduction per element.
+pub(crate) fn lincomb2(out: &mut [Gf2_128], a: Gf2_128, x: &[Gf2_128], b: Gf2_128, y: &[Gf2_128]) {
+    for ((o, p), q) in out.iter_mut().zip(x).zip(y) {
+        let (l0, h0) = clmul128(a.0, p.0);
+        let (l1, h1) = clmul128(b.0, q.0);
+        o.0 = reduce(l0 ^ l1, h0 ^ h1);
+    }
+}
+
 /// `y_i ← y_i + u·x_i`.
 pub(crate) fn axpy(y: &mut [Gf2_128], u: Gf2_128, x: &[Gf2_128]) {
     for (a, b) in y.iter_mut().zip(x) {

@@ -158,6 +158,19 @@ impl Gf2_128 {
             .is_some()
     }
 
+    /// [`Field::lincomb2`] on `kernel`.
+    #[doc(hidden)]
+    pub fn lincomb2_on(
+        kernel: Gf2Kernel,
+        out: &mut [Self],
+        (a, x): (Self, &[Self]),
+        (b, y): (Self, &[Self]),
+    ) -> bool {
+        Gf2Path::new(kernel)
+            .map(|p| crate::arch::gf_lincomb2(p, out, a, x, b, y))
+            .is_some()
+    }
+
     /// [`Field::mul_assign_slice`] on `kernel`.
     #[doc(hidden)]
     pub fn mul_assign_slice_on(kernel: Gf2Kernel, x: &mut [Self], y: &[Self]) -> bool {
@@ -353,6 +366,10 @@ impl Field for Gf2_128 {
 
     fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
         crate::arch::gf_axpy(Gf2Path::selected(), y, u, x)
+    }
+
+    fn lincomb2(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
+        crate::arch::gf_lincomb2(Gf2Path::selected(), out, a, x, b, y)
     }
 
     fn mul_assign_slice(x: &mut [Self], y: &[Self]) {

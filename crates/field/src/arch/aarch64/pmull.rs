@@ -96,6 +96,16 @@ pub(crate) fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
     }
 }
 
+/// `out_i ← a·x_i + b·y_i`, one reduction per element.
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn lincomb2(out: &mut [Gf2_128], a: u128, x: &[Gf2_128], b: u128, y: &[Gf2_128]) {
+    for ((o, p), q) in out.iter_mut().zip(x).zip(y) {
+        let [l0, m0, h0] = product(a, p.0);
+        let [l1, m1, h1] = product(b, q.0);
+        o.0 = reduce([l0 ^ l1, m0 ^ m1, h0 ^ h1]);
+    }
+}
+
 /// `x_i ← x_i·y_i`.
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {

@@ -232,6 +232,22 @@ pub(crate) fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
     }
 }
 
+/// `out_i ← a·x_i + b·y_i`, one reduction per element.
+#[target_feature(enable = "pclmulqdq,sse2")]
+pub(crate) fn lincomb2(out: &mut [Gf2_128], a: u128, x: &[Gf2_128], b: u128, y: &[Gf2_128]) {
+    let (a, b) = (to_vec(a), to_vec(b));
+    for ((o, p), q) in out.iter_mut().zip(x).zip(y) {
+        let [l0, m0, h0] = product(a, to_vec(p.0));
+        let [l1, m1, h1] = product(b, to_vec(q.0));
+        let parts = [
+            _mm_xor_si128(l0, l1),
+            _mm_xor_si128(m0, m1),
+            _mm_xor_si128(h0, h1),
+        ];
+        o.0 = to_u128(reduce(parts));
+    }
+}
+
 /// `x_i ← x_i·y_i`.
 #[target_feature(enable = "pclmulqdq,sse2")]
 pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {

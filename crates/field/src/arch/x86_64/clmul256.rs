@@ -76,26 +76,40 @@ pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
     to_u128(reduce(parts))
 }
 
-/// Two reduced products at once, lane by lane: the steps of [`product`]
-/// and [`reduce`] on 256-bit registers.
+/// Two unreduced products at once, lane by lane: [`product`] on
+/// 256-bit registers, as (low, middle, high).
 #[inline]
 #[target_feature(enable = "avx2,vpclmulqdq")]
-fn mul2(a: __m256i, b: __m256i) -> __m256i {
-    let zero = _mm256_setzero_si256();
-    let poly = _mm256_broadcastsi128_si256(_mm_set_epi64x(0, POLY));
-    // Within each 128-bit lane: `unpacklo(0, v)` is v·x^64 truncated,
-    // `unpackhi(v, 0)` is v / x^64.
-    let up = |v| _mm256_unpacklo_epi64(zero, v);
-    let down = |v| _mm256_unpackhi_epi64(v, zero);
+fn products2(a: __m256i, b: __m256i) -> [__m256i; 3] {
     let lo = clmul::<0x00>(a, b);
     let hi = clmul::<0x11>(a, b);
     let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
+    [lo, mid, hi]
+}
+
+/// [`reduce`] lane by lane on 256-bit registers.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn reduce2([lo, mid, hi]: [__m256i; 3]) -> __m256i {
+    let zero = _mm256_setzero_si256();
+    let poly = _mm256_broadcastsi128_si256(_mm_set_epi64x(0, POLY));
+    // Within each 128-bit lane: `unpacklo(0, v)` is v·x^64 truncated (v's
+    // low word moved up), `unpackhi(v, 0)` is v / x^64.
+    let up = |v| _mm256_unpacklo_epi64(zero, v);
+    let down = |v| _mm256_unpackhi_epi64(v, zero);
     let lo = xor(lo, up(mid));
     let hi = xor(hi, down(mid));
     let t = clmul::<0x01>(hi, poly);
     let lo = xor(lo, up(t));
     let h0 = xor(hi, down(t));
     xor(lo, clmul::<0x00>(h0, poly))
+}
+
+/// Two reduced products at once, lane by lane.
+#[inline]
+#[target_feature(enable = "avx2,vpclmulqdq")]
+fn mul2(a: __m256i, b: __m256i) -> __m256i {
+    reduce2(products2(a, b))
 }
 
 /// `y_i ← y_i + u·x_i`, two at a time.
@@ -112,6 +126,27 @@ pub(crate) fn axpy(y: &mut [Gf2_128], u: u128, x: &[Gf2_128]) {
         store2(yc, r);
     }
     clmul128::axpy(&mut y[whole..n], u, &x[whole..n]);
+}
+
+/// `out_i ← a·x_i + b·y_i`, 2 at a time, one reduction per element.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
+pub(crate) fn lincomb2(out: &mut [Gf2_128], a: u128, x: &[Gf2_128], b: u128, y: &[Gf2_128]) {
+    let n = out.len().min(x.len()).min(y.len());
+    let (av, bv) = (
+        _mm256_broadcastsi128_si256(to_vec(a)),
+        _mm256_broadcastsi128_si256(to_vec(b)),
+    );
+    let whole = n - n % 2;
+    for ((oc, xc), yc) in out[..whole]
+        .chunks_exact_mut(2)
+        .zip(x[..whole].chunks_exact(2))
+        .zip(y[..whole].chunks_exact(2))
+    {
+        let [l0, m0, h0] = products2(av, load2(xc));
+        let [l1, m1, h1] = products2(bv, load2(yc));
+        store2(oc, reduce2([xor(l0, l1), xor(m0, m1), xor(h0, h1)]));
+    }
+    clmul128::lincomb2(&mut out[whole..n], a, &x[whole..n], b, &y[whole..n]);
 }
 
 /// `x_i ← x_i·y_i`, two at a time.
