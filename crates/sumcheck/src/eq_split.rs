@@ -143,9 +143,11 @@ impl<F: Field> EqRowCache<F> {
         self.tags[slot] = row as u32;
         let start = slot * self.width;
         let line = &mut self.rows[start..start + self.width];
-        line.fill(F::ZERO);
-        F::axpy(line, eq.hi[0][row], &eq.lo[0]);
-        F::axpy(line, eq.hi[1][row], &eq.lo[1]);
+        // One pass, one reduction per entry; the low tables are shorter
+        // than a row only when `n < 2^k` (entries no index reaches).
+        F::lincomb2(line, eq.hi[0][row], &eq.lo[0], eq.hi[1][row], &eq.lo[1]);
+        let filled = eq.lo[0].len().min(eq.lo[1].len()).min(line.len());
+        line[filled..].fill(F::ZERO);
     }
 }
 
