@@ -139,52 +139,15 @@ pub(crate) unsafe fn reduce_inline([lo, mid, hi]: [__m128i; 3]) -> u128 {
 /// The reduced product as inline assembly, so that it inlines into callers
 /// compiled without the `pclmulqdq` target feature (a `#[target_feature]`
 /// function cannot), leaving one well-predicted branch on the cached
-/// selection per product. Same steps as [`product`] then [`reduce`].
+/// selection per product: [`product_inline`] then [`reduce_inline`], the
+/// parts passed in registers.
 ///
 /// # Safety
 /// The CPU must support PCLMULQDQ (SSE2 is part of x86_64).
 #[inline(always)]
 pub(crate) unsafe fn mul_inline(a: u128, b: u128) -> u128 {
-    let poly = to_vec(POLY as u128);
-    let out: __m128i;
-    // SAFETY: register-only arithmetic on the declared operands; the
-    // caller guarantees PCLMULQDQ exists.
-    unsafe {
-        core::arch::asm!(
-            "movdqa {lo}, {a}",
-            "pclmulqdq {lo}, {b}, 0x00",
-            "movdqa {hi}, {a}",
-            "pclmulqdq {hi}, {b}, 0x11",
-            "movdqa {mid}, {a}",
-            "pclmulqdq {mid}, {b}, 0x01",
-            "pclmulqdq {a}, {b}, 0x10",
-            "pxor {mid}, {a}",
-            "movdqa {t}, {mid}",
-            "pslldq {t}, 8",
-            "pxor {lo}, {t}",
-            "psrldq {mid}, 8",
-            "pxor {hi}, {mid}",
-            // hi = h0 + h1·x^64: fold h1 (its spill joins h0), then h0.
-            "movdqa {t}, {hi}",
-            "pclmulqdq {t}, {poly}, 0x01",
-            "movdqa {mid}, {t}",
-            "pslldq {mid}, 8",
-            "pxor {lo}, {mid}",
-            "psrldq {t}, 8",
-            "pxor {hi}, {t}",
-            "pclmulqdq {hi}, {poly}, 0x00",
-            "pxor {lo}, {hi}",
-            a = inout(xmm_reg) to_vec(a) => _,
-            b = in(xmm_reg) to_vec(b),
-            poly = in(xmm_reg) poly,
-            lo = out(xmm_reg) out,
-            hi = out(xmm_reg) _,
-            mid = out(xmm_reg) _,
-            t = out(xmm_reg) _,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    to_u128(out)
+    // SAFETY: the caller guarantees PCLMULQDQ, which both need.
+    unsafe { reduce_inline(product_inline(a, b)) }
 }
 
 /// `Σ a_i·b_i` with one reduction.
