@@ -1,7 +1,7 @@
 //! Unreduced sums of GF(2^128) products.
 
 use crate::arch::wide;
-use core::ops::{Add, AddAssign};
+use core::ops::AddAssign;
 
 /// A carry-less 256-bit polynomial `low ⊕ middle·x^64 ⊕ high·x^128`, the
 /// parts in that order: a sum of [`crate::Field::mul_wide`] products whose
@@ -35,15 +35,5 @@ impl AddAssign for Gf2Wide {
     #[inline(always)]
     fn add_assign(&mut self, rhs: Self) {
         self.0 = wide::xor(self.0, rhs.0);
-    }
-}
-
-impl Add for Gf2Wide {
-    type Output = Self;
-
-    #[inline(always)]
-    fn add(mut self, rhs: Self) -> Self {
-        self += rhs;
-        self
     }
 }
