@@ -208,17 +208,17 @@ where
         Ok(proof)
     }
 
-    /// Row `i`'s first `dblock` encoded entries.
-    fn row(&self, i: usize) -> &[F] {
-        self.rows.row(&self.params, i)
+    /// Row `i`'s first `len` (at most `dblock`) encoded entries.
+    fn row(&self, i: usize, len: usize) -> std::borrow::Cow<'_, [F]> {
+        self.rows.row(&self.params, i, len)
     }
 
     /// `ILDT + Σ_i u_ldt[i]·row(IW+i)` on the first `block` positions.
     fn low_degree_response(&self, u_ldt: &[F]) -> Vec<F> {
         let block = self.params.block;
-        let mut y = self.row(ILDT)[..block].to_vec();
+        let mut y = self.row(ILDT, block).into_owned();
         for (i, &u) in u_ldt.iter().enumerate() {
-            F::axpy(&mut y, u, &self.row(IW + i)[..block]);
+            F::axpy(&mut y, u, &self.row(IW + i, block));
         }
         y
     }
@@ -232,10 +232,10 @@ where
             let mut a_ext = vec![F::ZERO; p.dblock];
             a_ext[p.r..p.block].copy_from_slice(&a[i * p.w..(i + 1) * p.w]);
             encoder.extend(&mut a_ext);
-            F::mul_assign_slice(&mut a_ext, &self.row(IW + i)[..p.dblock]);
+            F::mul_assign_slice(&mut a_ext, &self.row(IW + i, p.dblock));
             a_ext
         });
-        let mut y = self.row(IDOT)[..p.dblock].to_vec();
+        let mut y = self.row(IDOT, p.dblock).into_owned();
         for prod in products {
             for (acc, v) in y.iter_mut().zip(prod) {
                 *acc += v;
@@ -248,13 +248,13 @@ where
     fn quadratic_response(&self, u_quad: &[F]) -> Vec<F> {
         let p = &self.params;
         let iq = p.iq();
-        let mut y = self.row(IQUAD)[..p.dblock].to_vec();
+        let mut y = self.row(IQUAD, p.dblock).into_owned();
         let mut term = vec![F::ZERO; p.dblock];
         for (i, &u) in u_quad.iter().enumerate() {
             // term = z − x ⊙ y, then y += u·term.
-            term.copy_from_slice(&self.row(iq + i)[..p.dblock]);
-            F::mul_assign_slice(&mut term, &self.row(iq + p.nqt + i)[..p.dblock]);
-            let z = &self.row(iq + 2 * p.nqt + i)[..p.dblock];
+            term.copy_from_slice(&self.row(iq + i, p.dblock));
+            F::mul_assign_slice(&mut term, &self.row(iq + p.nqt + i, p.dblock));
+            let z = &self.row(iq + 2 * p.nqt + i, p.dblock)[..];
             for (t, &zk) in term.iter_mut().zip(z) {
                 *t = zk - *t;
             }

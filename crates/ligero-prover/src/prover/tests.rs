@@ -13,6 +13,8 @@ struct Statement<F> {
     quad: Vec<QuadraticConstraint>,
     linear: Vec<LinearTerm<F>>,
     b: Vec<F>,
+    /// Witnesses below this index lie in the subfield.
+    subfield_boundary: usize,
 }
 
 fn statement<F: Field>(
@@ -52,7 +54,34 @@ fn statement<F: Field>(
         quad,
         linear,
         b,
+        subfield_boundary: 0,
     }
+}
+
+/// [`statement`] over GF(2^128) whose first `boundary` witnesses (and so
+/// the products of the quadratic constraints among them) lie in the
+/// GF(2^16) subfield, as the hash circuit's bits do.
+fn subfield_statement(
+    nw: usize,
+    nq: usize,
+    nl: usize,
+    block_enc: usize,
+    boundary: usize,
+) -> Statement<Gf2_128> {
+    let mut s = statement::<Gf2_128>(nw, nq, nl, 4, block_enc);
+    let mut rng = SpecLcg::new(7);
+    for w in &mut s.w[..boundary] {
+        *w = Gf2_128::from_subfield_coordinates(rng.next_u32() as u16);
+    }
+    for q in &s.quad {
+        s.w[q.z] = s.w[q.x] * s.w[q.y];
+    }
+    s.b.fill(Gf2_128::ZERO);
+    for t in &s.linear {
+        s.b[t.c] += t.k * s.w[t.w];
+    }
+    s.subfield_boundary = boundary;
+    s
 }
 
 impl<F: RsField> Statement<F>
@@ -60,7 +89,8 @@ where
     F::Encoder: Sync,
 {
     fn commit(&self) -> (LigeroProver<F>, LigeroCommitment) {
-        LigeroProver::commit(&self.p, &self.w, 0, &self.quad, &mut SpecLcg::new(9)).unwrap()
+        let boundary = self.subfield_boundary;
+        LigeroProver::commit(&self.p, &self.w, boundary, &self.quad, &mut SpecLcg::new(9)).unwrap()
     }
 
     fn prove(&self, prover: LigeroProver<F>, com: &LigeroCommitment) -> LigeroProof<F> {
@@ -114,8 +144,9 @@ fn each_check_catches_its_cheat() {
 
 /// Re-encoding the prefixes yields every row and every committed column
 /// exactly as `commit` encoded them, and a prover keeping only the
-/// prefixes writes the same proof as one keeping whole rows.
-fn prefixes_match_whole_rows<F: RsField>(s: &Statement<F>)
+/// prefixes writes the same proof as one keeping whole rows. Returns how
+/// many rows the prefixes kept packed.
+fn prefixes_match_whole_rows<F: RsField>(s: &Statement<F>) -> usize
 where
     F::Encoder: Sync,
 {
@@ -125,8 +156,10 @@ where
     let whole = KeptRows::whole(p, tableau.clone());
     let prefixes = KeptRows::prefixes(p, tableau.clone());
     for i in 0..p.nrow {
-        assert_eq!(prefixes.row(p, i), whole.row(p, i));
+        assert_eq!(prefixes.row(p, i, p.dblock), whole.row(p, i, p.dblock));
+        assert_eq!(prefixes.row(p, i, p.r), whole.row(p, i, p.r));
     }
+    let packed = prefixes.packed_rows();
     let all: Vec<usize> = (0..p.leaves).rev().collect();
     assert_eq!(
         prefixes.opened_columns(p, &all).unwrap(),
@@ -143,12 +176,41 @@ where
     let proof = s.prove(with_whole, &com);
     assert_eq!(s.prove(with_prefixes, &com), proof);
     s.verify(&com, &proof).unwrap();
+    packed
 }
 
 #[test]
 fn keeping_prefixes_changes_nothing() {
-    prefixes_match_whole_rows(&statement::<Gf2_128>(90, 6, 3, 4, 256));
-    prefixes_match_whole_rows(&statement::<Gf2_128>(700, 40, 5, 7, 300));
-    prefixes_match_whole_rows(&statement::<Fp256>(90, 6, 3, 4, 256));
-    prefixes_match_whole_rows(&statement::<Fp256>(700, 40, 5, 7, 300));
+    // Full-field witnesses: nothing can be packed.
+    assert_eq!(
+        prefixes_match_whole_rows(&statement::<Gf2_128>(90, 6, 3, 4, 256)),
+        0
+    );
+    assert_eq!(
+        prefixes_match_whole_rows(&statement::<Gf2_128>(700, 40, 5, 7, 300)),
+        0
+    );
+    assert_eq!(
+        prefixes_match_whole_rows(&statement::<Fp256>(90, 6, 3, 4, 256)),
+        0
+    );
+    assert_eq!(
+        prefixes_match_whole_rows(&statement::<Fp256>(700, 40, 5, 7, 300)),
+        0
+    );
+}
+
+/// Rows whose message lies in the subfield are kept packed (their
+/// encoding stays in the subfield), the others whole, and the proof is the
+/// same either way.
+#[test]
+fn subfield_rows_are_kept_packed() {
+    // Only the rows wholly below the boundary draw subfield blinding, so
+    // a last, partly filled row stays whole.
+    let all = subfield_statement(700, 40, 5, 300, 700);
+    assert!(700 / all.p.w >= 10);
+    assert_eq!(prefixes_match_whole_rows(&all), 700 / all.p.w);
+    let part = subfield_statement(700, 40, 5, 300, 350);
+    assert_eq!(prefixes_match_whole_rows(&part), 350 / part.p.w);
+    assert!(part.p.nwrow > 350 / part.p.w);
 }
