@@ -89,7 +89,9 @@ where
     pub(crate) fn prefixes(p: &LigeroParams, mut tableau: Vec<F>) -> Self {
         let width = F::SUBFIELD_BYTES;
         let packs = width < F::BYTES;
-        let mut packed = Vec::new();
+        // Room for every row packed (an eighth of the prefixes for
+        // GF(2^128)), so packing never regrows and copies the buffer.
+        let mut packed = Vec::with_capacity(if packs { p.nrow * p.dblock * width } else { 0 });
         let mut place = Vec::with_capacity(p.nrow);
         let (mut unpacked, mut npacked) = (0, 0);
         for row in 0..p.nrow {
