@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
-use longfellow_par::{self as par, Scatter};
+use longfellow_par as par;
 use longfellow_sumcheck::{
     begin_circuit, check_shape, log2_ceil, Lagrange, LayerProof, LayeredCircuit, Pad, RoundPoly,
     SumcheckError, SumcheckProof, Term,
@@ -14,7 +14,7 @@ use longfellow_sumcheck::{
 use crate::eq_weights::EqWeights;
 use crate::quad::HQuad;
 use crate::rounds::LayerRounds;
-use crate::stream_bind::{bind_g_streaming, parallel_spans};
+use crate::stream_bind::{bind_g_streaming, PARALLEL_MIN_TERMS};
 use crate::wires::{Tuning, WireArray};
 
 /// All wire values of one circuit evaluation, each layer stored as
@@ -94,7 +94,6 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     let nl = circuit.num_layers();
     let mut wires: Vec<WireArray<F>> = vec![WireArray::Dense(Vec::new()); nl];
     let mut current = inputs;
-    let mut scatter = Scatter::new();
     for l in (0..nl).rev() {
         // The layer's inputs wait, stored compactly, until its sumcheck;
         // their coding (a read-only pass) runs beside the evaluation.
@@ -103,7 +102,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
         let index = WireArray::<F>::index_buffer(current.len(), tuning);
         let input = &current;
         let (evaluated, coding) = par::join(
-            || evaluate_layer(circuit, l, input, &mut out, &mut scatter, tuning),
+            || evaluate_layer(circuit, l, input, &mut out),
             || WireArray::coding_of(input, tuning, index),
         );
         evaluated?;
@@ -116,111 +115,132 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
 }
 
 /// Adds layer `l`'s outputs, from its inputs `input`, into `out` (zeros,
-/// one per output wire); split across threads unless `out` is too large
-/// to repeat per thread (see [`Tuning::split_eval_max_bytes`]).
+/// one per output wire).
+///
+/// With several threads a large layer is split by its *outputs*: each
+/// part decodes every term but adds only those whose output wire lies in
+/// its own slice of `out`. Splitting the terms instead would need a private
+/// accumulator as large as the outputs per extra thread (14 MB for the
+/// largest hash layer, at the two-thread prover's memory peak) and a pass
+/// to sum them; decoding is under a fifth of a large layer's evaluation
+/// (the products and the scattered additions are the rest), so repeating
+/// it per part costs less than that pass.
 fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     l: usize,
     input: &[F],
     out: &mut [F],
-    scatter: &mut Scatter<F>,
-    tuning: &Tuning,
 ) -> Result<(), SumcheckError> {
-    let spans = if size_of_val(out) < tuning.split_eval_max_bytes {
-        parallel_spans(circuit, l)
-    } else {
-        None
-    };
-    match spans {
-        // Each span adds into its own accumulator (the scatter targets
-        // are arbitrary output wires); the accumulators are summed.
-        Some(spans) => {
-            let results = scatter.run_parts(spans.len(), out, |i, acc| {
-                let mut run = LayerEval::new(l, input);
-                circuit.for_each_term_block_in(l, &spans[i], &mut |block| {
-                    run.block(block, acc);
-                });
-                run.err
-            });
-            if let Some(e) = results.into_iter().flatten().next() {
-                return Err(e);
-            }
-        }
-        // One thread: the decoder inlines the per-term step (no blocks of
-        // terms written out and read back).
-        None => {
-            let mut last = None;
-            let mut err = None;
-            circuit.visit_terms(l, |t| {
-                if err.is_none() {
-                    if let Err(e) = evaluate_term(l, &t, input, out, &mut last) {
-                        err = Some(e);
-                    }
-                }
-            });
-            if let Some(e) = err {
-                return Err(e);
-            }
-        }
+    let nv = out.len();
+    let parts = par::threads();
+    // (A layer without outputs has no part to report its bad indices.)
+    if parts < 2 || nv < parts || circuit.layer_num_terms(l) < PARALLEL_MIN_TERMS {
+        return evaluate_whole(circuit, l, input, out);
     }
-    Ok(())
+    let width = nv.div_ceil(parts).max(1);
+    let pieces: Vec<Part<'_, F>> = out
+        .chunks_mut(width)
+        .enumerate()
+        .map(|(i, slice)| Part {
+            start: i * width,
+            last: (i + 1) * width >= nv,
+            nv,
+            out: slice,
+        })
+        .collect();
+    let failures = par::map_vec(pieces, |part| first_failure(circuit, l, input, part));
+    // Every term belongs to exactly one part, so the earliest failure
+    // over all parts is the one the single pass reports.
+    match failures.into_iter().flatten().min_by_key(|(at, _)| *at) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
 }
 
-/// One pass of a layer's evaluation over consecutive blocks of its terms.
-struct LayerEval<'a, F> {
-    layer: usize,
-    input: &'a [F],
-    /// Terms sharing a hand pair are stored next to each other, so the
-    /// pair's product is computed once per run.
-    last: Option<([u32; 2], F)>,
-    err: Option<SumcheckError>,
+/// One part of a layer's outputs: `out` holds output wires
+/// `start..start + out.len()` of `nv`; the last part also owns every
+/// out-of-range output index (to report it).
+struct Part<'a, F> {
+    start: usize,
+    last: bool,
+    nv: usize,
+    out: &'a mut [F],
 }
 
-impl<'a, F: Field> LayerEval<'a, F> {
-    fn new(layer: usize, input: &'a [F]) -> Self {
+impl<'a, F> Part<'a, F> {
+    fn whole(out: &'a mut [F]) -> Self {
         Self {
-            layer,
-            input,
-            last: None,
-            err: None,
+            start: 0,
+            last: true,
+            nv: out.len(),
+            out,
         }
     }
 
-    fn block(&mut self, block: &[Term<F>], out: &mut [F]) {
-        if self.err.is_none() {
-            if let Err(e) = evaluate_block(self.layer, block, self.input, out, &mut self.last) {
-                self.err = Some(e);
-            }
-        }
+    #[inline(always)]
+    fn owns(&self, g: u32) -> bool {
+        let g = g as usize;
+        g >= self.start && (self.last || g - self.start < self.out.len())
     }
 }
 
-/// Adds the contributions of `block`'s terms (layer `layer`) to `out`,
-/// reading the layer's inputs from `input`; `last` carries the previous
-/// pair's product across blocks.
-fn evaluate_block<F: Field>(
-    layer: usize,
-    block: &[Term<F>],
+/// Evaluates all of layer `l`'s terms on this thread (the decoder inlines
+/// the per-term step), stopping at the first failure.
+fn evaluate_whole<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    l: usize,
     input: &[F],
     out: &mut [F],
-    last: &mut Option<([u32; 2], F)>,
 ) -> Result<(), SumcheckError> {
-    for t in block {
-        evaluate_term(layer, t, input, out, last)?;
-    }
-    Ok(())
+    let mut part = Part::whole(out);
+    let mut last = None;
+    let mut failure = None;
+    circuit.visit_terms(l, |t| {
+        if failure.is_none() {
+            if let Err(e) = evaluate_term(l, &t, input, &mut part, &mut last) {
+                failure = Some(e);
+            }
+        }
+    });
+    failure.map_or(Ok(()), Err)
 }
 
-/// Adds term `t`'s contribution to `out` (see [`evaluate_block`]).
+/// Evaluates the terms of layer `l` that `part` owns (the decoder inlines
+/// the per-term step), stopping at the first failure, which it returns
+/// with the term's position in the layer.
+fn first_failure<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    l: usize,
+    input: &[F],
+    mut part: Part<'_, F>,
+) -> Option<(usize, SumcheckError)> {
+    let mut last = None;
+    let mut failure = None;
+    let mut at = 0usize;
+    circuit.visit_terms(l, |t| {
+        if failure.is_none() && part.owns(t.g) {
+            if let Err(e) = evaluate_term(l, &t, input, &mut part, &mut last) {
+                failure = Some((at, e));
+            }
+        }
+        at += 1;
+    });
+    failure
+}
+
+/// Adds term `t`'s contribution to its output wire in `part`, reading the
+/// layer's inputs from `input`; `last` carries the previous pair's product
+/// (terms sharing a hand pair are stored next to each other, so the pair's
+/// product is computed once per run).
 #[inline(always)]
 fn evaluate_term<F: Field>(
     layer: usize,
     t: &Term<F>,
     input: &[F],
-    out: &mut [F],
+    part: &mut Part<'_, F>,
     last: &mut Option<([u32; 2], F)>,
 ) -> Result<(), SumcheckError> {
-    let (nv, nw) = (out.len(), input.len());
+    let (nv, nw) = (part.nv, input.len());
     let pair = [t.h0, t.h1];
     let prod = match *last {
         Some((p, prod)) if p == pair => prod,
@@ -233,7 +253,7 @@ fn evaluate_term<F: Field>(
             _ => return Err(bad_index(layer, t, nv, nw)),
         },
     };
-    let Some(slot) = out.get_mut(t.g as usize) else {
+    let Some(slot) = part.out.get_mut(t.g as usize - part.start) else {
         return Err(bad_index(layer, t, nv, nw));
     };
     // Constants are public, so plain comparisons (no constant-time

@@ -37,11 +37,6 @@ pub struct Tuning {
     /// bound form directly instead, and layers whose output-wire weights
     /// would be this big keep them factored.
     pub direct_min_bytes: usize,
-    /// Layers whose outputs take at least this many bytes are evaluated
-    /// as one span: splitting gives every extra thread a private
-    /// accumulator as large as the outputs, which for the largest hash
-    /// layer (14 MB) was the two-thread prover's heap peak.
-    pub split_eval_max_bytes: usize,
     /// How each layer's round polynomials are computed (see
     /// [`crate::rounds`]); proofs are the same under every strategy.
     pub strategy: RoundStrategy,
@@ -53,21 +48,19 @@ impl Default for Tuning {
             min_coded_len: 1 << 14,
             table_divisor: 8,
             direct_min_bytes: 2 << 20,
-            split_eval_max_bytes: 8 << 20,
             strategy: RoundStrategy::Auto,
         }
     }
 }
 
 impl Tuning {
-    /// Every layer coded whenever a table can hold it, every round read
-    /// from the form and every layer's evaluation split: for tests.
+    /// Every layer coded whenever a table can hold it and every round read
+    /// from the form: for tests.
     pub fn eager() -> Self {
         Self {
             min_coded_len: 1,
             table_divisor: 1,
             direct_min_bytes: 0,
-            split_eval_max_bytes: usize::MAX,
             strategy: RoundStrategy::Auto,
         }
     }

@@ -5,7 +5,7 @@
 use longfellow_circuit::load_pair;
 use longfellow_field::{Field, Gf2_128};
 use longfellow_random::{random_element, MdocLcg};
-use longfellow_sumcheck::{LayeredCircuit, SumcheckError};
+use longfellow_sumcheck::{LayeredCircuit, SimpleCircuit, SimpleLayer, SumcheckError, Term};
 use longfellow_sumcheck_prover::evaluate_streaming;
 
 fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
@@ -45,5 +45,100 @@ fn random_inputs_fail_the_same_assertion_on_any_thread_count() {
             evaluate_streaming(c, &inputs).map(|e| e.outputs)
         });
         assert_eq!(split, Err(err.clone()), "{threads} threads");
+    }
+}
+
+/// A one-layer circuit large enough to be split, all inputs one, with
+/// `bad` (position, term) replacing terms of a satisfiable layer.
+fn split_layer(bad: &[(usize, Term<Gf2_128>)]) -> SimpleCircuit<Gf2_128> {
+    let (nv, nw) = (1u32 << 16, 1u32 << 10);
+    let mut terms: Vec<Term<Gf2_128>> = (0..1u32 << 17)
+        .map(|i| Term {
+            g: i % nv,
+            h0: i % nw,
+            h1: (i / nw) % nw,
+            k: Gf2_128::ONE,
+        })
+        .collect();
+    for &(at, t) in bad {
+        terms[at] = t;
+    }
+    SimpleCircuit {
+        id: [0; 32],
+        num_outputs: nv as usize,
+        num_inputs: nw as usize,
+        num_public_inputs: 1,
+        subfield_boundary: 0,
+        layers: vec![SimpleLayer {
+            logw: 10,
+            nw: nw as usize,
+            terms,
+        }],
+    }
+}
+
+fn assertion(g: u32) -> Term<Gf2_128> {
+    Term {
+        g,
+        h0: 1,
+        h1: 2,
+        k: Gf2_128::ZERO,
+    }
+}
+
+#[test]
+fn split_evaluation_reports_the_earliest_failure_of_any_part() {
+    let inputs = vec![Gf2_128::ONE; 1 << 10];
+    let last_output = (1 << 16) - 1;
+    // Each part fails, the part of the high outputs first in term order;
+    // then bad indices, owned by the first part (a wire) and the last
+    // (an output past the end).
+    let cases: [&[(usize, Term<Gf2_128>)]; 3] = [
+        &[(10, assertion(last_output)), (20, assertion(0))],
+        &[(30, assertion(last_output)), (20, assertion(0))],
+        &[
+            (
+                40,
+                Term {
+                    g: 1 << 16,
+                    h0: 0,
+                    h1: 0,
+                    k: Gf2_128::ONE,
+                },
+            ),
+            (
+                50,
+                Term {
+                    g: 3,
+                    h0: 1 << 10,
+                    h1: 0,
+                    k: Gf2_128::ONE,
+                },
+            ),
+            (60, assertion(0)),
+        ],
+    ];
+    for bad in cases {
+        let c = split_layer(bad);
+        let serial = in_pool(1, || evaluate_streaming(&c, &inputs).map(|e| e.outputs));
+        let Err(err) = serial else {
+            panic!("the layer's bad terms were accepted")
+        };
+        for threads in [2, 3] {
+            let split = in_pool(threads, || {
+                evaluate_streaming(&c, &inputs).map(|e| e.outputs)
+            });
+            assert_eq!(split, Err(err.clone()), "{threads} threads, {bad:?}");
+        }
+    }
+    // And the satisfiable layer evaluates the same on any thread count.
+    let c = split_layer(&[]);
+    let serial = in_pool(1, || evaluate_streaming(&c, &inputs).map(|e| e.outputs));
+    assert!(serial.is_ok());
+    for threads in [2, 3] {
+        let split = in_pool(threads, || {
+            evaluate_streaming(&c, &inputs).map(|e| e.outputs)
+        });
+        assert_eq!(split, serial, "{threads} threads");
     }
 }
