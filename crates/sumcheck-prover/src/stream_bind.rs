@@ -167,6 +167,8 @@ struct Fill<'a, 'c, F, E: ?Sized> {
     err: Option<SumcheckError>,
     /// The current block's output-wire weights.
     weights: Vec<F>,
+    /// The current block's factors `k = 0 ? β : k`.
+    factors: Vec<F>,
 }
 
 impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
@@ -186,6 +188,7 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
             sorted: true,
             err: None,
             weights: Vec::new(),
+            factors: Vec::new(),
         }
     }
 
@@ -199,7 +202,20 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
             self.err = Some(self.ctx.bad("g", g, nv));
             return;
         }
-        for (t, &e) in block.iter().zip(&self.weights) {
+        // Constants are public: branching on them (with plain comparisons)
+        // is fine. The factors are applied as one slice product (the
+        // field's vector kernel) unless every constant of the block is one.
+        self.factors.clear();
+        let mut all_one = true;
+        for t in block {
+            let k = if t.k == F::ZERO { self.ctx.beta } else { t.k };
+            all_one &= k == F::ONE;
+            self.factors.push(k);
+        }
+        if !all_one {
+            F::mul_assign_slice(&mut self.weights, &self.factors);
+        }
+        for (t, &c) in block.iter().zip(&self.weights) {
             if t.h0 as usize >= nw {
                 self.err = Some(self.ctx.bad("h0", t.h0, nw));
                 return;
@@ -208,15 +224,6 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
                 self.err = Some(self.ctx.bad("h1", t.h1, nw));
                 return;
             }
-            // Constants are public: branching on them (with plain
-            // comparisons) is fine, and most are one.
-            let c = if t.k == F::ONE {
-                e
-            } else if t.k == F::ZERO {
-                self.ctx.beta * e
-            } else {
-                t.k * e
-            };
             let pair = [t.h0, t.h1];
             if self.prev == Some(pair) {
                 match self.n.checked_sub(1) {
