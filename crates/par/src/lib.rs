@@ -253,56 +253,6 @@ impl<F: Field> Scatter<F> {
         }
     }
 
-    /// Zeroes `out`, then runs `f(i, acc)` for each part `i < parts` in
-    /// parallel, part 0 adding into `out` itself and every other part into
-    /// a private zeroed buffer of `out`'s length, which is then added into
-    /// `out`. Returns each part's result, in part order.
-    pub fn run_parts<R, G>(&mut self, parts: usize, out: &mut [F], f: G) -> Vec<R>
-    where
-        R: Send,
-        G: Fn(usize, &mut [F]) -> R + Sync + Send,
-    {
-        out.fill(F::ZERO);
-        if parts <= 1 {
-            return (0..parts).map(|i| f(i, out)).collect();
-        }
-        let len = out.len();
-        self.reserve_extras(parts - 1, len);
-        let extra = &mut self.extra[..parts - 1];
-        let f = &f;
-        #[cfg(feature = "parallel")]
-        let results = {
-            use rayon::prelude::*;
-            let (first, rest) = rayon::join(
-                || f(0, out),
-                || {
-                    extra
-                        .par_iter_mut()
-                        .enumerate()
-                        .map(|(i, buf)| {
-                            buf.clear();
-                            buf.resize(len, F::ZERO);
-                            f(i + 1, buf)
-                        })
-                        .collect::<Vec<R>>()
-                },
-            );
-            core::iter::once(first).chain(rest).collect::<Vec<R>>()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let results = {
-            let mut results = vec![f(0, out)];
-            for (i, buf) in extra.iter_mut().enumerate() {
-                buf.clear();
-                buf.resize(len, F::ZERO);
-                results.push(f(i + 1, buf));
-            }
-            results
-        };
-        self.add_extras(parts - 1, out);
-        results
-    }
-
     /// Empties the first `n` private buffers and gives each room for `len`
     /// values, allocating here, on the calling thread: a buffer grown
     /// inside a parallel task would come from (and, once freed, stay in)
