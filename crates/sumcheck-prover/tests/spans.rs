@@ -23,7 +23,8 @@ fn random_inputs_fail_the_same_assertion_on_any_thread_count() {
     let bytes = longfellow_testvectors::read(&format!("google/mdoc/circuits/{hash}.lfa2"));
     let pair = load_pair(&bytes).unwrap();
     let c = &pair.hash;
-    // Spans exist for the big layers (the parallel path is taken).
+    // Spans exist for the big layers (the binding pass splits by them;
+    // evaluation splits by output wires, checked on the failing layer below).
     let spans = c.layer_term_spans(c.num_layers() - 2, 3).unwrap();
     assert!(spans.len() > 1);
 
