@@ -2,7 +2,7 @@
 //! threads.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-#[path = "../tests/common/random_circuit.rs"]
+#[path = "../tests/integration/common/random_circuit.rs"]
 mod random_circuit;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};

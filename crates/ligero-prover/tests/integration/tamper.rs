@@ -3,7 +3,7 @@
 //! panic and never an acceptance.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use longfellow_field::Gf2_128;
 use longfellow_ligero::{

@@ -2,7 +2,7 @@
 //! large enough to take the parallel paths.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::random_circuit::random_circuit;
 use longfellow_field::{Field, Fp128, Fp256, Gf2_128};

@@ -6,7 +6,7 @@
 //! thread count, the layer, the round and the hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::random_circuit::random_circuit;
 use longfellow_field::{Field, Fp256, Gf2_128};

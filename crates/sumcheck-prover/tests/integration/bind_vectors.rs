@@ -2,7 +2,7 @@
 //! binding of the hand variables (the quadratic form after `g` is bound).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use longfellow_field::{Field, Fp128, Fp256, Gf2_128};
 use longfellow_sumcheck::Term;

@@ -3,7 +3,7 @@
 //! for byte, and the constraints must match the recorded right-hand sides
 //! and quadratic triples and be satisfied by the committed witness.
 
-mod common;
+use crate::common;
 
 use longfellow_field::{Field, Fp128, Gf2_128};
 use longfellow_random::ConstantDrawRng;
