@@ -51,7 +51,10 @@ make -s -C crates/capi/tests/c test LIBDIR="$OUT/google" VECTORS="$VECTORS" OUT=
 
 # --- the CLI accepts a proof made through the C ABI ------------------------
 step "longfellow mdoc verify on the C ABI's proof"
-cargo build -q --bin longfellow
+# The test run built the CLI with the workspace's features; `cargo build
+# --bin longfellow` alone resolves them for the CLI and rebuilt 94 crates
+# (84 s on two cores).
+[ -x target/debug/longfellow ] || cargo build -q --workspace --bin longfellow
 verdict=$(target/debug/longfellow mdoc verify \
   --circuit "$VECTORS/google/mdoc/circuits/8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121" \
   --request "$OUT/cli/request.json" --proof "$OUT/cli/proof.bin")

@@ -11,9 +11,16 @@ root="$PWD"
 tdir="${CARGO_TARGET_DIR:-$root/target}"
 vectors="${LONGFELLOW_VECTORS:-$root/../shared/vectors}"
 vectors="$(cd "$vectors" && pwd)"
+# `cargo test --workspace` leaves the library in deps/ (it uplifts only
+# what `cargo build` would); `-p longfellow-uniffi` alone would resolve
+# features for this crate and rebuild the tree under it.
 lib="$tdir/debug/liblongfellow_uniffi.so"
+if [ ! -f "$lib" ] && [ -f "$tdir/debug/deps/liblongfellow_uniffi.so" ]; then
+  lib="$tdir/debug/deps/liblongfellow_uniffi.so"
+fi
 if [ ! -f "$lib" ]; then
   cargo build -p longfellow-uniffi
+  lib="$tdir/debug/liblongfellow_uniffi.so"
 fi
 if ! python3 -c 'import pytest' 2>/dev/null; then
   python3 -m pip install -q pytest 2>/dev/null \
