@@ -147,7 +147,9 @@ impl<'a> Prover<'a> {
         rng: &mut R,
         on_phase: &mut dyn FnMut(Phase),
     ) -> Result<Vec<u8>, ProveError> {
-        self.prove_lent(request, mdoc, &mut Lent(rng), on_phase)
+        longfellow_par::with_workers_polling(|| {
+            self.prove_lent(request, mdoc, &mut Lent(rng), on_phase)
+        })
     }
 
     /// The prover itself, generic over nothing: the generic entry points

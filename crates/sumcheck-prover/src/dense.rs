@@ -22,7 +22,7 @@ pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, 
     let out_len = n.div_ceil(2);
     dst.clear();
     dst.resize(out_len, F::ZERO);
-    par::for_each_chunk_mut(dst, par::MIN_CHUNK, |start, out| {
+    par::for_each_chunk_mut(dst, par::split_len::<F>(), |start, out| {
         let mut diff = [F::ZERO; BIND_BLOCK];
         for (b, block) in out.chunks_mut(BIND_BLOCK).enumerate() {
             bind_block(src, r, start + b * BIND_BLOCK, block, &mut diff);
@@ -87,7 +87,7 @@ pub fn round_coefficients<F: Field>(a: &[F], b: &[F]) -> (F, F) {
     debug_assert_eq!(a.len(), b.len());
     let n = a.len();
     let pairs = n / 2;
-    let (mut a0, mut a2) = par::sum_pairs(pairs, par::MIN_CHUNK, |range| {
+    let (mut a0, mut a2) = par::sum_pairs(pairs, par::split_len::<F>(), |range| {
         // De-interleave a few dozen pairs at a time into contiguous
         // operands so both sums go through the field's `dot` kernel, which
         // defers the reduction of each product to the end of the block.

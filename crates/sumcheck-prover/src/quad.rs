@@ -85,7 +85,7 @@ impl<F: Field> HQuad<F> {
     /// Binds the lowest bit of `h[hand]` to `r`, merging partner entries.
     pub fn bind_h(&mut self, hand: usize, r: F) {
         let n = self.h.len();
-        let parts = par::parts_for(n);
+        let parts = par::parts_of::<F>(n);
         if parts <= 1 {
             let kept = bind_h_range(&mut self.h, &mut self.v, hand, r);
             self.h.truncate(kept);
@@ -116,7 +116,11 @@ impl<F: Field> HQuad<F> {
         let n = self.h.len();
         // Splitting pays for a private accumulator per part only when the
         // entries outnumber the accumulator's length.
-        let parts = if n >= qw.len() { par::parts_for(n) } else { 1 };
+        let parts = if n >= qw.len() {
+            par::parts_of::<F>(n)
+        } else {
+            1
+        };
         let cuts = self.cuts(hand, parts);
         let kept = scatter.compact_and_scatter(&mut self.h, &mut self.v, &cuts, qw, |h, v, acc| {
             bind_h_range_contract(h, v, hand, r, w_bound, acc)
@@ -147,7 +151,7 @@ impl<F: Field> HQuad<F> {
         // Split across threads, the two passes stay apart: fusing them
         // there measured no faster on two threads and added ≈ 0.5 MB of
         // code (one copy per pair of wire encodings).
-        if par::parts_for(self.h.len()) > 1 {
+        if par::parts_of::<F>(self.h.len()) > 1 {
             self.bind_h(hand, r);
             return self.round_coefficients(next, w_next, w_bound);
         }
@@ -181,12 +185,12 @@ impl<F: Field> HQuad<F> {
         WO: WireRead<F> + ?Sized,
     {
         let n = self.h.len();
-        let parts = par::parts_for(n);
+        let parts = par::parts_of::<F>(n);
         // Code-bucketed sums keep a table per part: one part per thread.
         let chunk = if sums_by_code(w_hand, w_other, n / parts) {
             n.div_ceil(parts).max(1)
         } else {
-            par::MIN_CHUNK
+            par::split_len::<F>()
         };
         par::sum_pairs(n, chunk, |range| {
             direct_coefficients(&self.h, &self.v, range, hand, w_hand, w_other)

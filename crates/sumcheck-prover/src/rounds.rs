@@ -238,7 +238,7 @@ impl<F: Field> LayerRounds<F> {
     fn bind_hand(&mut self, hand: usize, r: F) {
         match &mut self.w[hand] {
             WireArray::Dense(w) => {
-                if par::threads() > 1 && w.len() >= 4 * par::MIN_CHUNK {
+                if par::threads() > 1 && w.len() >= 4 * par::split_len::<F>() {
                     bind_into(w, r, &mut self.tmp);
                     core::mem::swap(w, &mut self.tmp);
                 } else {
