@@ -272,12 +272,6 @@ pub fn threads() -> usize {
     }
 }
 
-/// How many parts to split `n` items into: one per thread, but none
-/// smaller than [`MIN_CHUNK`].
-pub fn parts_for(n: usize) -> usize {
-    threads().min(n / MIN_CHUNK).max(1)
-}
-
 /// The split size for loops doing a few products of `F` per item:
 /// [`MIN_CHUNK`] items, a quarter of that for fields wider than 128 bits.
 /// A P-256 (Montgomery, four-limb) product costs several times a
@@ -292,7 +286,8 @@ pub fn split_len<F>() -> usize {
     }
 }
 
-/// [`parts_for`] with [`split_len`]`::<F>()` as the smallest part.
+/// How many parts to split `n` items of `F` work into: one per thread, but
+/// none smaller than [`split_len`]`::<F>()`.
 pub fn parts_of<F>(n: usize) -> usize {
     threads().min(n / split_len::<F>()).max(1)
 }

@@ -37,7 +37,11 @@ fn check(n: usize, cuts: &[usize], m: u64, threads: usize) {
         .expect("pool");
     let kept = pool.install(|| par::compact_ranges(&mut a, &mut b, cuts, keep_not_divisible(m)));
     assert_eq!(kept, expected.len(), "n {n} cuts {cuts:?} m {m}");
-    let got: Vec<(u64, u32)> = a[..kept].iter().copied().zip(b[..kept].iter().copied()).collect();
+    let got: Vec<(u64, u32)> = a[..kept]
+        .iter()
+        .copied()
+        .zip(b[..kept].iter().copied())
+        .collect();
     assert_eq!(got, expected, "n {n} cuts {cuts:?} m {m} threads {threads}");
 }
 

@@ -15,7 +15,9 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 fn sum_of_squares(n: usize) -> u64 {
-    par::map_indices(n, |i| (i as u64) * (i as u64)).iter().sum()
+    par::map_indices(n, |i| (i as u64) * (i as u64))
+        .iter()
+        .sum()
 }
 
 #[test]
