@@ -15,6 +15,7 @@
 //! tests and conformance checks compare the streaming prover against.
 #![forbid(unsafe_code)]
 
+mod delayed;
 mod dense;
 mod eq_weights;
 mod group_sums;

@@ -17,15 +17,34 @@ use longfellow_sumcheck_prover::{bound_layer_form, layer_round_values, RoundStra
 use proptest::prelude::*;
 
 /// Checks every strategy on layer `l` of `circuit` with random wires,
-/// output point and challenges drawn from `seed`.
-fn check_layer<F: Field, C: LayeredCircuit<F>>(circuit: &C, l: usize, seed: u64, what: &str) {
+/// output point and challenges drawn from `seed`. With a `palette` the
+/// wires take only that many distinct values, as the hash circuit's do, so
+/// that the prover stores them table-coded and takes the paths that read
+/// codes (bucketed sums, delayed binding).
+fn check_layer<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    l: usize,
+    seed: u64,
+    palette: Option<usize>,
+    what: &str,
+) {
     let mut rng = MdocLcg::new(seed);
     let nw = circuit.layer_nw(l);
     let logw = circuit.layer_logw(l);
     let logv = log2_ceil(circuit.layer_nv(l));
     let draw =
         |n: usize, rng: &mut MdocLcg| (0..n).map(|_| random_element(rng)).collect::<Vec<F>>();
-    let wires = draw(nw, &mut rng);
+    let wires = match palette {
+        None => draw(nw, &mut rng),
+        Some(k) => {
+            let values = draw(k, &mut rng);
+            // Each wire picks its value by a multiplicative hash of its
+            // index: fixed, and spread over the whole palette.
+            (0..nw)
+                .map(|i| values[(i.wrapping_mul(2_654_435_761) >> 7) % k])
+                .collect()
+        }
+    };
     let (g0, g1) = (draw(logv, &mut rng), draw(logv, &mut rng));
     let (alpha, beta): (F, F) = (random_element(&mut rng), random_element(&mut rng));
     let challenges = draw(2 * logw, &mut rng);
@@ -79,7 +98,7 @@ fn check_layer<F: Field, C: LayeredCircuit<F>>(circuit: &C, l: usize, seed: u64,
 fn check_circuit<F: Field>(seed: u64, nv: usize, widths: &[usize], terms: usize) {
     let (circuit, _) = random_circuit::<F>(seed, nv, widths, terms, 1);
     for l in 0..circuit.num_layers() {
-        check_layer(&circuit, l, seed ^ l as u64, "random circuit");
+        check_layer(&circuit, l, seed ^ l as u64, None, "random circuit");
     }
 }
 
@@ -120,7 +139,8 @@ fn strategies_match_textbook_on_mdoc_largest_layers() {
     }
     let pair = longfellow_circuit::load_pair(&longfellow_testvectors::read(PAIR)).unwrap();
     let l = largest_layer(&pair.hash);
-    check_layer(&pair.hash, l, 1, "mdoc hash circuit");
+    check_layer(&pair.hash, l, 1, None, "mdoc hash circuit");
+    check_layer(&pair.hash, l, 3, Some(40), "mdoc hash circuit, coded wires");
     let l = largest_layer(&pair.sig);
-    check_layer(&pair.sig, l, 2, "mdoc signature circuit");
+    check_layer(&pair.sig, l, 2, None, "mdoc signature circuit");
 }
