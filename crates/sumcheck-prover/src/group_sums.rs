@@ -54,7 +54,7 @@ where
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+enum Mode {
     Products,
     HandCode,
     BothCodes,
@@ -67,35 +67,15 @@ impl Mode {
         WH: WireRead<F> + ?Sized,
         WO: WireRead<F> + ?Sized,
     {
-        Self::choose_copies(w_hand, w_other, entries, 1, usize::MAX)
-    }
-
-    /// [`Self::choose`] for `copies` grids side by side (one per pattern
-    /// of a delayed pass's unbound bits), all of which must fit, in at most
-    /// `max_buckets` buckets altogether.
-    pub(crate) fn choose_copies<F, WH, WO>(
-        w_hand: &WH,
-        w_other: &WO,
-        entries: usize,
-        copies: usize,
-        max_buckets: usize,
-    ) -> Self
-    where
-        F: Field,
-        WH: WireRead<F> + ?Sized,
-        WO: WireRead<F> + ?Sized,
-    {
-        let budget = (entries / ENTRIES_PER_BUCKET).min(max_buckets);
-        let copies = copies.max(1);
+        let budget = entries / ENTRIES_PER_BUCKET;
         match (w_hand.table(), w_other.table()) {
             // Two 2^16-entry tables overflow a 32-bit `usize`.
             (Some(th), Some(tx))
-                if th.len().saturating_mul(tx.len()).saturating_mul(copies)
-                    <= BOTH_CODES_MAX.min(budget) =>
+                if th.len().saturating_mul(tx.len()) <= BOTH_CODES_MAX.min(budget) =>
             {
                 Self::BothCodes
             }
-            (Some(th), _) if th.len().saturating_mul(copies) <= budget => Self::HandCode,
+            (Some(th), _) if th.len() <= budget => Self::HandCode,
             _ => Self::Products,
         }
     }
@@ -188,7 +168,7 @@ impl<F: Field, const K: usize> Batch<F, K> {
 /// even partner's wire, the bucket of its odd partner's wire (the spare
 /// slot when that wire does not exist) and whether it is the even entry.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Slots {
+struct Slots {
     even_wire: usize,
     odd_wire: usize,
     even: bool,
@@ -198,12 +178,7 @@ impl Slots {
     /// The slots of an entry at hand index `k`, its buckets `offset` into
     /// the grid (a row of the both-codes grid, or 0).
     #[inline(always)]
-    pub(crate) fn of<F, WH: WireRead<F> + ?Sized>(
-        w_hand: &WH,
-        k: usize,
-        offset: usize,
-        spare: usize,
-    ) -> Self {
+    fn of<F, WH: WireRead<F> + ?Sized>(w_hand: &WH, k: usize, offset: usize, spare: usize) -> Self {
         let ke = k & !1;
         let odd_wire = if ke + 1 < w_hand.len() {
             offset + w_hand.code(ke + 1)
@@ -221,7 +196,7 @@ impl Slots {
     /// bucketed too): `a0` gets `p` at the even wire if the entry is even,
     /// `a2` gets `p·(wo − we)` with the sign of its parity, `−` for even.
     #[inline(always)]
-    pub(crate) fn add<F: Field>(self, p: F, s0: &mut [F], s2: &mut [F]) {
+    fn add<F: Field>(self, p: F, s0: &mut [F], s2: &mut [F]) {
         let (ce, co) = (self.even_wire, self.odd_wire);
         let spare = s0.len() - 1;
         s0[if self.even { ce } else { spare }] += p;

@@ -15,7 +15,6 @@
 //! tests and conformance checks compare the streaming prover against.
 #![forbid(unsafe_code)]
 
-mod delayed;
 mod dense;
 mod eq_weights;
 mod group_sums;

@@ -21,14 +21,8 @@
 //! * **fused** — direct, but binding one hand's bit sums the next
 //!   half-round's coefficients in the same pass over the form
 //!   (`bind_h_and_coefficients`), which streams tens of MB early on.
-//! * **delayed** — fused, but the layer's first half-rounds leave the
-//!   form unbound and bind all their challenges in one pass
-//!   ([`crate::delayed`]) for as long as the wires' codes allow, however
-//!   small the form: for tests.
 //! * **auto** (what proofs use) — per half-round: fused while a `qw`
-//!   buffer would take at least `Tuning::direct_min_bytes`, dense below;
-//!   the first half-rounds wait as in delayed while their buckets stay
-//!   small next to the form.
+//!   buffer would take at least `Tuning::direct_min_bytes`, dense below.
 //!
 //! All strategies produce the same field elements (the parametrised test
 //! `tests/strategies.rs` checks each against a textbook prover at 1, 2 and
@@ -56,20 +50,11 @@ pub enum RoundStrategy {
     Direct,
     /// Always read the form; binding also sums the next coefficients.
     Fused,
-    /// Fused, and the first half-rounds bind at once whenever the wires'
-    /// codes allow.
-    Delayed,
 }
 
 impl RoundStrategy {
     /// Every strategy, for tests.
-    pub const ALL: [RoundStrategy; 5] = [
-        Self::Auto,
-        Self::Dense,
-        Self::Direct,
-        Self::Fused,
-        Self::Delayed,
-    ];
+    pub const ALL: [RoundStrategy; 4] = [Self::Auto, Self::Dense, Self::Direct, Self::Fused];
 
     /// Whether a half-round whose hand holds `len` wires reads the form
     /// directly (else it contracts into a buffer).
@@ -77,23 +62,13 @@ impl RoundStrategy {
         match self {
             Self::Auto => len * size_of::<F>() >= tuning.direct_min_bytes,
             Self::Dense => false,
-            Self::Direct | Self::Fused | Self::Delayed => true,
+            Self::Direct | Self::Fused => true,
         }
     }
 
     /// Whether binding a hand also sums the next (direct) half-round.
     fn fuses(self) -> bool {
-        matches!(self, Self::Auto | Self::Fused | Self::Delayed)
-    }
-
-    /// The form size a delayed half-round's buckets are weighed against
-    /// (`None`: never delay); delayed ignores the size.
-    fn delay_entries(self, len: usize) -> Option<usize> {
-        match self {
-            Self::Auto => Some(len),
-            Self::Delayed => Some(usize::MAX),
-            Self::Dense | Self::Direct | Self::Fused => None,
-        }
+        matches!(self, Self::Auto | Self::Fused)
     }
 }
 
@@ -118,9 +93,6 @@ pub(crate) struct LayerRounds<F> {
     /// Coefficients of the next half-round, when the binding pass of the
     /// previous one already computed them (fused).
     pending: Option<(F, F)>,
-    /// Challenges of the layer's first half-rounds, not yet bound into
-    /// the form (see [`crate::delayed`]).
-    delayed: Vec<F>,
 }
 
 impl<F: Field> LayerRounds<F> {
@@ -135,7 +107,6 @@ impl<F: Field> LayerRounds<F> {
             tmp: Vec::new(),
             scatter: Scatter::new(),
             pending: None,
-            delayed: Vec::new(),
         }
     }
 
@@ -149,7 +120,6 @@ impl<F: Field> LayerRounds<F> {
     pub(crate) fn begin(&mut self, logw: usize, wires: WireArray<F>) {
         self.logw = logw;
         self.pending = None;
-        self.delayed.clear();
         // Both hands start from the stored wires: hand 1 owns them and
         // hand 0 reads them until its first binding writes hand 0's own,
         // half-size array.
@@ -184,22 +154,6 @@ impl<F: Field> LayerRounds<F> {
         if let Some(c) = self.pending.take() {
             return Ok(c);
         }
-        if !self.delayed.is_empty() {
-            let entries = self.strategy.delay_entries(self.quad.len());
-            let (quad, pending) = (&self.quad, &self.delayed[..]);
-            let delayed = with_wires!(&self.w[mine], |wh| {
-                with_wires!(&self.w[theirs], |wo| {
-                    entries.and_then(|n| quad.delayed_coefficients(hand, pending, n, wh, wo))
-                })
-            });
-            if let Some(c) = delayed {
-                return Ok(c);
-            }
-            // `bind` only waits when this succeeds; should it not, bind
-            // now and sum as usual.
-            let r = core::mem::take(&mut self.delayed);
-            self.quad.bind_pending(&r);
-        }
         if self.direct(self.w[mine].len()) {
             let quad = &self.quad;
             return Ok(with_wires!(&self.w[mine], |wh| {
@@ -227,20 +181,7 @@ impl<F: Field> LayerRounds<F> {
         // The next half-round binds the other hand: the length of its
         // wires decides whether it contracts or reads the form.
         let next_len = self.w[other].len();
-        let last = round + 1 == self.logw && hand == 1;
-        if self.delayed.len() == 2 * round + hand {
-            if !last && self.waits(next_len, hand) {
-                self.delayed.push(r);
-                return;
-            }
-            if !self.delayed.is_empty() {
-                self.delayed.push(r);
-                let r = core::mem::take(&mut self.delayed);
-                self.bind_waiting(&r, hand, last, next_len);
-                return;
-            }
-        }
-        if last {
+        if round + 1 == self.logw && hand == 1 {
             self.quad.bind_h(hand, r);
         } else if self.direct(next_len) {
             if self.strategy.fuses() {
@@ -262,48 +203,6 @@ impl<F: Field> LayerRounds<F> {
             if let WireArray::Dense(w) = &self.w[hand] {
                 self.quad
                     .bind_h_and_contract(hand, r, w, &mut self.qw, &mut self.scatter);
-            }
-        }
-    }
-
-    /// Whether the form may go on waiting after binding `hand`'s wires,
-    /// the next half-round summing with one more unbound variable.
-    fn waits(&self, next_len: usize, hand: usize) -> bool {
-        let Some(entries) = self.strategy.delay_entries(self.quad.len()) else {
-            return false;
-        };
-        let bits = self.delayed.len() + 1;
-        let other = 1 - hand;
-        self.direct(next_len)
-            && with_wires!(&self.w[other], |wn| {
-                with_wires!(&self.w[hand], |wb| {
-                    crate::delayed::delay_pays(wn, wb, entries, bits)
-                })
-            })
-    }
-
-    /// Binds the waiting challenges `r` (the last one `hand`'s) into the
-    /// form and prepares the next half-round, as [`Self::bind`] does after
-    /// binding one.
-    fn bind_waiting(&mut self, r: &[F], hand: usize, last: bool, next_len: usize) {
-        let other = 1 - hand;
-        if last {
-            self.quad.bind_pending(r);
-        } else if self.direct(next_len) {
-            let quad = &mut self.quad;
-            let coefficients = with_wires!(&self.w[other], |wn| {
-                with_wires!(&self.w[hand], |wb| {
-                    quad.bind_pending_and_coefficients(r, other, wn, wb)
-                })
-            });
-            self.pending = Some(coefficients);
-        } else {
-            self.quad.bind_pending(r);
-            self.make_dense(hand);
-            self.qw.resize(next_len, F::ZERO);
-            if let WireArray::Dense(w) = &self.w[hand] {
-                self.quad
-                    .contract(other, w, &mut self.qw, &mut self.scatter);
             }
         }
     }

@@ -95,10 +95,16 @@ fn check_layer<F: Field, C: LayeredCircuit<F>>(
     }
 }
 
-fn check_circuit<F: Field>(seed: u64, nv: usize, widths: &[usize], terms: usize) {
+fn check_circuit<F: Field>(
+    seed: u64,
+    nv: usize,
+    widths: &[usize],
+    terms: usize,
+    palette: Option<usize>,
+) {
     let (circuit, _) = random_circuit::<F>(seed, nv, widths, terms, 1);
     for l in 0..circuit.num_layers() {
-        check_layer(&circuit, l, seed ^ l as u64, None, "random circuit");
+        check_layer(&circuit, l, seed ^ l as u64, palette, "random circuit");
     }
 }
 
@@ -110,9 +116,10 @@ proptest! {
         nv in 1usize..40,
         widths in proptest::collection::vec(2usize..70, 1..4),
         terms in 1usize..4,
+        palette in proptest::option::of(1usize..6),
     ) {
-        check_circuit::<Gf2_128>(seed, nv, &widths, terms);
-        check_circuit::<Fp256>(seed, nv, &widths, terms);
+        check_circuit::<Gf2_128>(seed, nv, &widths, terms, palette);
+        check_circuit::<Fp256>(seed, nv, &widths, terms, palette);
     }
 }
 
