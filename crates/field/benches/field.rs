@@ -102,6 +102,15 @@ fn bench_kernels<F: Field>(c: &mut Criterion, name: &str, sample: impl Fn(u64) -
     c.bench_function(&format!("{name}/axpy461_kernel"), |bench| {
         bench.iter(|| F::axpy(black_box(&mut y), u, black_box(&a)))
     });
+    let mut x = a.clone();
+    c.bench_function(&format!("{name}/mul_assign461_kernel"), |bench| {
+        bench.iter(|| F::mul_assign_slice(black_box(&mut x), black_box(&b)))
+    });
+    let mut out = vec![F::ZERO; n as usize];
+    let v = sample(98);
+    c.bench_function(&format!("{name}/lincomb2_461_kernel"), |bench| {
+        bench.iter(|| F::lincomb2(black_box(&mut out), u, black_box(&a), v, black_box(&b)))
+    });
     let mut data: Vec<F> = (0..4096).map(|i| sample(i + 7)).collect();
     let tw: Vec<F> = (0..2048).map(|i| sample(i + 5000)).collect();
     for half in [1usize, 64] {
