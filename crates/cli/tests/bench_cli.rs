@@ -5,8 +5,19 @@
 use std::process::Command;
 
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
-const PHASES: [&str; 8] = [
-    "load", "setup", "witness", "commit", "sumcheck", "ligero", "prove", "verify",
+const PHASES: [&str; 12] = [
+    "load",
+    "setup",
+    "witness",
+    "commit",
+    "sumcheck",
+    "ligero",
+    "sumcheck.hash",
+    "ligero.hash",
+    "sumcheck.sig",
+    "ligero.sig",
+    "prove",
+    "verify",
 ];
 
 fn circuit() -> String {
@@ -84,6 +95,17 @@ fn one_run_writes_csv_and_json_with_every_phase() {
         .map(|p| ms(p))
         .sum();
     assert!(parts <= ms("prove") + 0.01 && parts > 0.5 * ms("prove"));
+    // The per-circuit rows split the sumcheck and Ligero totals; the hash
+    // circuit (7.8 M terms against 0.5 M) takes most of the sumcheck.
+    for total in ["sumcheck", "ligero"] {
+        let split = ms(&format!("{total}.hash")) + ms(&format!("{total}.sig"));
+        assert!(
+            (split - ms(total)).abs() < 0.01,
+            "{total}: {split} of {}",
+            ms(total)
+        );
+    }
+    assert!(ms("sumcheck.hash") > ms("sumcheck.sig") && ms("sumcheck.sig") > 0.0);
 
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("json written")).expect("json");

@@ -7,9 +7,21 @@ use serde_json::{json, Value};
 use super::clock::Span;
 
 /// Phases in the order they run. `prove` is the whole prover call, of
-/// which `witness`, `commit`, `sumcheck` and `ligero` are the parts.
-pub const PHASES: [&str; 8] = [
-    "load", "setup", "witness", "commit", "sumcheck", "ligero", "prove", "verify",
+/// which `witness`, `commit`, `sumcheck` and `ligero` are the parts;
+/// `sumcheck.hash` … `ligero.sig` split the last two by circuit.
+pub const PHASES: [&str; 12] = [
+    "load",
+    "setup",
+    "witness",
+    "commit",
+    "sumcheck",
+    "ligero",
+    "sumcheck.hash",
+    "ligero.hash",
+    "sumcheck.sig",
+    "ligero.sig",
+    "prove",
+    "verify",
 ];
 
 /// One timed run: a span per entry of [`PHASES`].
