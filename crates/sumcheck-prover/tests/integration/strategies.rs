@@ -20,7 +20,7 @@ use proptest::prelude::*;
 /// output point and challenges drawn from `seed`. With a `palette` the
 /// wires take only that many distinct values, as the hash circuit's do, so
 /// that the prover stores them table-coded and takes the paths that read
-/// codes (bucketed sums, delayed binding).
+/// codes (the code-bucketed round sums).
 fn check_layer<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     l: usize,
