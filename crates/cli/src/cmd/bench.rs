@@ -1,8 +1,9 @@
 //! `longfellow bench`: times loading, proving (split into witness, commit,
 //! sumcheck and Ligero, the last two also per circuit) and verifying one
 //! mdoc statement over several runs, and reports min / median / p95 per
-//! phase, the proof size and the peak memory. `--only load|prove|verify` does one role once and prints
-//! `key=value` tokens for external drivers (the baseline harness' format).
+//! phase, the proof size and the peak memory. `--only load|prove|verify`
+//! does one role once and prints `key=value` tokens for external drivers
+//! (the baseline harness' format).
 //!
 //! Proving draws from the seed-42 generator of the reference proofs, so
 //! every run proves the same bytes; the timing does not depend on it.
