@@ -141,10 +141,7 @@ fn timed_prove(prover: &Prover, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8
             &mut MdocLcg::new(42),
             &mut |p| {
                 let (span, now) = stamp.lap();
-                run[current.0] += span;
-                if let Some(part) = current.1 {
-                    run[part] += span;
-                }
+                charge(run, current, span);
                 stamp = now;
                 if p == Phase::Sumcheck {
                     sumchecks += 1;
@@ -162,13 +159,17 @@ fn timed_prove(prover: &Prover, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8
             },
         )
         .map_err(err)?;
-    let span = stamp.lap().0;
-    run[current.0] += span;
-    if let Some(part) = current.1 {
-        run[part] += span;
-    }
+    charge(run, current, stamp.lap().0);
     run[phase("prove")] = start.lap().0;
     Ok(proof)
+}
+
+/// Adds `span` to a phase's row and, if it has one, its circuit's row.
+fn charge(run: &mut Run, (total, part): (usize, Option<usize>), span: clock::Span) {
+    run[total] += span;
+    if let Some(part) = part {
+        run[part] += span;
+    }
 }
 
 /// One full run: load, setup, prove, verify. Returns the proof.
