@@ -39,7 +39,7 @@ pub(crate) struct Delta {
 }
 
 /// The compact term storage of a layer (all indices validated on decode).
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Compact {
     pub(crate) deltas: Box<[Delta]>,
     /// `seg_starts[s]..seg_starts[s + 1]` is segment `s` in `seg_items`.

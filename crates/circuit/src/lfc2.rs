@@ -15,6 +15,7 @@ use crate::error::CircuitError;
 use crate::header::RawHeader;
 use crate::input::Input;
 use crate::limits::{MAX_DISTINCT_DELTAS, MAX_TABLE, MAX_TERMS_PER_LAYER, MAX_TOTAL_TERMS};
+use crate::reach::check_layer;
 
 /// LFC2's magic.
 pub(crate) const LFC2_MAGIC: [u8; 4] = *b"LFC2";
@@ -169,14 +170,7 @@ pub(crate) fn read_lfc2<F: Field>(
             seg_items: seg_items.into_boxed_slice(),
             tokens: tokens.into_boxed_slice(),
         };
-        let mut check = asm.wire_check(nw);
-        let mut result = Ok(());
-        compact.for_each_delta(|d| {
-            if result.is_ok() {
-                result = check.step(d.g, d.h0, d.h1);
-            }
-        });
-        result?;
+        check_layer(&compact, asm.wire_check(nw))?;
         asm.push_layer(logw, nw, nterms, compact);
     }
     asm.finish(inp, verify_id)

@@ -46,6 +46,7 @@ mod lfc1;
 mod lfc2;
 pub mod limits;
 mod load;
+mod reach;
 mod span;
 mod zstd;
 
