@@ -14,7 +14,7 @@ use longfellow_sumcheck::{
 use crate::eq_weights::EqWeights;
 use crate::quad::HQuad;
 use crate::rounds::LayerRounds;
-use crate::stream_bind::{bind_g_streaming, PARALLEL_MIN_TERMS};
+use crate::stream_bind::{bind_g_streaming, parallel_min_terms};
 use crate::wires::{Tuning, WireArray};
 
 /// All wire values of one circuit evaluation, each layer stored as
@@ -134,7 +134,7 @@ fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
     let nv = out.len();
     let parts = par::threads();
     // (A layer without outputs has no part to report its bad indices.)
-    if parts < 2 || nv < parts || circuit.layer_num_terms(l) < PARALLEL_MIN_TERMS {
+    if parts < 2 || nv < parts || circuit.layer_num_terms(l) < parallel_min_terms::<F>() {
         return evaluate_whole(circuit, l, input, out);
     }
     let width = nv.div_ceil(parts).max(1);

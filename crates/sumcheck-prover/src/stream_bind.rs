@@ -14,8 +14,17 @@ use crate::quad::{morton, HQuad};
 use longfellow_par as par;
 use longfellow_sumcheck::{LayeredCircuit, SumcheckError, Term, TermSpan};
 
-/// Fewest terms for which a layer's term pass is split across threads.
-pub(crate) const PARALLEL_MIN_TERMS: usize = 1 << 16;
+/// Fewest terms for which a layer's term pass is split across threads:
+/// 64 K for GF(2^128), an eighth of that for wider fields, whose terms
+/// cost several products of several times a carry-less one each (the
+/// signature circuit's middle layers hold 8 K to 60 K terms).
+pub(crate) fn parallel_min_terms<F>() -> usize {
+    if size_of::<F>() > 16 {
+        1 << 13
+    } else {
+        1 << 16
+    }
+}
 
 /// The spans to run a layer's term pass on, when several threads are
 /// available, the layer is large enough and the circuit can be split.
@@ -24,7 +33,7 @@ pub(crate) fn parallel_spans<F: Field, C: LayeredCircuit<F> + ?Sized>(
     layer: usize,
 ) -> Option<Vec<TermSpan>> {
     let threads = par::threads();
-    if threads < 2 || circuit.layer_num_terms(layer) < PARALLEL_MIN_TERMS {
+    if threads < 2 || circuit.layer_num_terms(layer) < parallel_min_terms::<F>() {
         return None;
     }
     circuit
