@@ -17,6 +17,7 @@
 
 mod dense;
 mod eq_weights;
+mod evaluate;
 mod group_sums;
 mod pad;
 mod prover;
@@ -28,13 +29,14 @@ mod stream_bind;
 mod wires;
 
 pub use dense::{bind_in_place, bind_into, round_coefficients};
+#[doc(hidden)]
+pub use evaluate::evaluate_streaming_tuned;
+pub use evaluate::{evaluate_streaming, evaluate_streaming_owned, Evaluation};
 pub use longfellow_par::Scatter;
 pub use pad::sample_pad;
 #[doc(hidden)]
-pub use prover::{bound_layer_form, evaluate_streaming_tuned, prove_streaming_tuned};
-pub use prover::{
-    evaluate_streaming, evaluate_streaming_owned, prove_streaming, Evaluation, ProverOutput,
-};
+pub use prover::{bound_layer_form, prove_streaming_tuned};
+pub use prover::{prove_streaming, ProverOutput};
 pub use quad::HQuad;
 #[doc(hidden)]
 pub use rounds::{layer_round_values, RoundStrategy};

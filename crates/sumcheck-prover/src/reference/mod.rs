@@ -22,7 +22,8 @@ use longfellow_sumcheck::{
 };
 use longfellow_transcript::Transcript;
 
-use crate::prover::{prove_layers, EvalSource, Evaluation, ProverOutput};
+use crate::evaluate::Evaluation;
+use crate::prover::{prove_layers, EvalSource, ProverOutput};
 use crate::wires::{Tuning, WireArray};
 
 /// A circuit prepared for proving (see [`PreparedLayer`]); reusable across
