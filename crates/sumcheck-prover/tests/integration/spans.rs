@@ -143,3 +143,83 @@ fn split_evaluation_reports_the_earliest_failure_of_any_part() {
         assert_eq!(split, serial, "{threads} threads");
     }
 }
+
+#[test]
+fn the_earliest_failure_wins_inside_a_batch() {
+    let inputs = vec![Gf2_128::ONE; 1 << 10];
+    let wire_past_end = |g| Term {
+        g,
+        h0: 1 << 10,
+        h1: 0,
+        k: Gf2_128::ONE,
+    };
+    // An assertion queued before a bad index is reported, not the index;
+    // and the other way round.
+    let assertion_first = split_layer(&[(10, assertion(5)), (12, wire_past_end(6))]);
+    let index_first = split_layer(&[(10, wire_past_end(6)), (12, assertion(5))]);
+    for threads in [1, 2] {
+        let err = in_pool(threads, || evaluate_streaming(&assertion_first, &inputs)).unwrap_err();
+        assert!(
+            matches!(err, SumcheckError::AssertionFailed { h0: 1, h1: 2, .. }),
+            "{threads} threads: {err:?}"
+        );
+        let err = in_pool(threads, || evaluate_streaming(&index_first, &inputs)).unwrap_err();
+        assert!(
+            matches!(err, SumcheckError::BadCircuit { value: 1024, .. }),
+            "{threads} threads: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn long_runs_of_one_pair_evaluate_as_the_sum_of_their_terms() {
+    // Pairs repeated 1 to 300 times (longer than any queue), constants
+    // one, zero (on a zero product) and others, against the definition.
+    let nw = 64u32;
+    let nv = 97u32;
+    let mut rng = MdocLcg::new(11);
+    let mut inputs: Vec<Gf2_128> = (0..nw).map(|_| random_element(&mut rng)).collect();
+    inputs[0] = Gf2_128::ZERO;
+    let mut terms = Vec::new();
+    let mut i = 0u32;
+    for pair in 0..200u32 {
+        let (h0, h1) = ((pair * 7) % nw, (pair * 13 + 1) % nw);
+        let repeat = 1 + (pair * 37) % 300;
+        for _ in 0..repeat {
+            let k = match i % 3 {
+                0 => Gf2_128::ONE,
+                1 if h0 == 0 => Gf2_128::ZERO,
+                _ => Gf2_128::from_u128(u128::from(i) * 0x9e37_79b9 + 3),
+            };
+            terms.push(Term {
+                g: (i * 31) % nv,
+                h0,
+                h1,
+                k,
+            });
+            i += 1;
+        }
+    }
+    let mut expected = vec![Gf2_128::ZERO; nv as usize];
+    for t in &terms {
+        expected[t.g as usize] += t.k * inputs[t.h0 as usize] * inputs[t.h1 as usize];
+    }
+    let c = SimpleCircuit {
+        id: [0; 32],
+        num_outputs: nv as usize,
+        num_inputs: nw as usize,
+        num_public_inputs: 1,
+        subfield_boundary: 0,
+        layers: vec![SimpleLayer {
+            logw: 6,
+            nw: nw as usize,
+            terms,
+        }],
+    };
+    for threads in [1, 2, 3] {
+        let out = in_pool(threads, || {
+            evaluate_streaming(&c, &inputs).map(|e| e.outputs)
+        });
+        assert_eq!(out.as_deref(), Ok(expected.as_slice()), "{threads} threads");
+    }
+}
