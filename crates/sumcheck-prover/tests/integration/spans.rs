@@ -64,6 +64,11 @@ fn split_layer(bad: &[(usize, Term<Gf2_128>)]) -> SimpleCircuit<Gf2_128> {
     for &(at, t) in bad {
         terms[at] = t;
     }
+    one_layer(nv, nw, 10, terms)
+}
+
+/// A circuit of one layer with these terms.
+fn one_layer(nv: u32, nw: u32, logw: usize, terms: Vec<Term<Gf2_128>>) -> SimpleCircuit<Gf2_128> {
     SimpleCircuit {
         id: [0; 32],
         num_outputs: nv as usize,
@@ -71,7 +76,7 @@ fn split_layer(bad: &[(usize, Term<Gf2_128>)]) -> SimpleCircuit<Gf2_128> {
         num_public_inputs: 1,
         subfield_boundary: 0,
         layers: vec![SimpleLayer {
-            logw: 10,
+            logw,
             nw: nw as usize,
             terms,
         }],
@@ -204,18 +209,7 @@ fn long_runs_of_one_pair_evaluate_as_the_sum_of_their_terms() {
     for t in &terms {
         expected[t.g as usize] += t.k * inputs[t.h0 as usize] * inputs[t.h1 as usize];
     }
-    let c = SimpleCircuit {
-        id: [0; 32],
-        num_outputs: nv as usize,
-        num_inputs: nw as usize,
-        num_public_inputs: 1,
-        subfield_boundary: 0,
-        layers: vec![SimpleLayer {
-            logw: 6,
-            nw: nw as usize,
-            terms,
-        }],
-    };
+    let c = one_layer(nv, nw, 6, terms);
     for threads in [1, 2, 3] {
         let out = in_pool(threads, || {
             evaluate_streaming(&c, &inputs).map(|e| e.outputs)
