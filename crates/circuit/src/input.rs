@@ -108,6 +108,28 @@ impl<'a> Input<'a> {
         Ok(out)
     }
 
+    /// Up to `max` (at least one) whole `N`-byte records, read in place
+    /// from the buffer and consumed; refills the buffer first when it holds
+    /// less than one record. For decoders of fixed-size records (LFC1's
+    /// terms): each record is read where it lies instead of being copied
+    /// out one at a time, whose small stores and wider reloads stalled.
+    #[inline]
+    pub(crate) fn records<const N: usize>(
+        &mut self,
+        max: usize,
+        what: &'static str,
+    ) -> Result<&[[u8; N]], CircuitError> {
+        const { assert!(N > 0 && N <= BUF_LEN) };
+        if self.end - self.pos < N && !self.ensure(N)? {
+            return Err(self.truncated(what));
+        }
+        let whole = ((self.end - self.pos) / N).min(max.max(1));
+        let start = self.pos;
+        self.pos += whole * N;
+        let (records, _) = self.buf[start..start + whole * N].as_chunks::<N>();
+        Ok(records)
+    }
+
     /// Fills `out` from the input.
     pub(crate) fn fill(&mut self, out: &mut [u8], what: &'static str) -> Result<(), CircuitError> {
         let mut done = 0;
@@ -223,4 +245,48 @@ fn decoder_error(e: &std::io::Error) -> CircuitError {
         .take(120)
         .collect();
     CircuitError::Zstd(format!("corrupt compressed data ({head})"))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// Hands out `data` a few bytes per read, as a decompressor may.
+    struct Dribble<'a>(&'a [u8]);
+
+    impl Read for Dribble<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let k = out.len().min(self.0.len()).min(5);
+            out[..k].copy_from_slice(&self.0[..k]);
+            self.0 = &self.0[k..];
+            Ok(k)
+        }
+    }
+
+    #[test]
+    fn records_come_whole_in_order_across_refills_and_stop_at_max() {
+        // More than two buffers of 12-byte records, and 7 bytes after them.
+        let n = 2 * BUF_LEN / 12 + 100;
+        let data: Vec<u8> = (0..n * 12 + 7).map(|i| (i % 253) as u8).collect();
+        let mut src = Dribble(&data);
+        let mut inp = Input::new(&mut src, u64::MAX);
+        let mut got = Vec::new();
+        let mut left = n;
+        while left > 0 {
+            let records = inp.records::<12>(left.min(1000), "record").unwrap();
+            assert!(!records.is_empty() && records.len() <= left.min(1000));
+            left -= records.len();
+            got.extend(records.iter().flatten().copied());
+        }
+        assert_eq!(got, data[..n * 12]);
+        assert_eq!(inp.offset(), (n * 12) as u64);
+        // The tail is shorter than a record: truncated, where it starts.
+        match inp.records::<12>(1, "record") {
+            Err(CircuitError::Truncated { offset, what }) => {
+                assert_eq!((offset, what), ((n * 12) as u64, "record"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -58,27 +58,31 @@ pub(crate) fn read_lfc1<F: Field>(
         asm.count_terms(nterms)?;
         let mut check = asm.wire_check(nw);
         let mut compactor = Compactor::new(core::mem::take(&mut asm.budget));
-        for _ in 0..nterms {
-            let r = inp.array::<12>("LFC1 term")?;
-            let num = |i: usize| {
-                u32::from(r[i]) | (u32::from(r[i + 1]) << 8) | (u32::from(r[i + 2]) << 16)
-            };
-            let d = Delta {
-                g: signed_delta(num(0)),
-                h0: signed_delta(num(3)),
-                h1: signed_delta(num(6)),
-                k: num(9),
-            };
-            if d.k as usize >= nconst {
-                return Err(CircuitError::IndexOutOfRange {
-                    layer: j,
-                    what: "constant",
-                    index: u64::from(d.k),
-                    len: nconst as u64,
-                });
+        let mut left = nterms as usize;
+        while left > 0 {
+            let records = inp.records::<12>(left, "LFC1 term")?;
+            left -= records.len();
+            for r in records {
+                let num = |i: usize| {
+                    u32::from(r[i]) | (u32::from(r[i + 1]) << 8) | (u32::from(r[i + 2]) << 16)
+                };
+                let d = Delta {
+                    g: signed_delta(num(0)),
+                    h0: signed_delta(num(3)),
+                    h1: signed_delta(num(6)),
+                    k: num(9),
+                };
+                if d.k as usize >= nconst {
+                    return Err(CircuitError::IndexOutOfRange {
+                        layer: j,
+                        what: "constant",
+                        index: u64::from(d.k),
+                        len: nconst as u64,
+                    });
+                }
+                check.step(d.g, d.h0, d.h1)?;
+                compactor.push(d)?;
             }
-            check.step(d.g, d.h0, d.h1)?;
-            compactor.push(d)?;
         }
         let (compact, rest) = compactor.finish()?;
         asm.budget = rest;
