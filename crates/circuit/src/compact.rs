@@ -96,8 +96,10 @@ impl Compactor {
         }
     }
 
-    /// Appends the next term's delta.
-    #[inline]
+    /// Appends the next term's delta. Always inlined: called out of line,
+    /// the delta went through the stack as four 32-bit stores read back as
+    /// two 64-bit loads, which stalled on store forwarding on every term.
+    #[inline(always)]
     pub(crate) fn push(&mut self, d: Delta) -> Result<(), CircuitError> {
         let slot = ((u64::from(d.g) | (u64::from(d.h0) << 32)).wrapping_mul(K)
             ^ (u64::from(d.h1) | (u64::from(d.k) << 32)).wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
