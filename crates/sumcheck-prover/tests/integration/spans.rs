@@ -150,7 +150,7 @@ fn split_evaluation_reports_the_earliest_failure_of_any_part() {
 }
 
 #[test]
-fn the_earliest_failure_wins_inside_a_batch() {
+fn the_earliest_failure_wins_among_nearby_terms() {
     let inputs = vec![Gf2_128::ONE; 1 << 10];
     let wire_past_end = |g| Term {
         g,
@@ -158,8 +158,8 @@ fn the_earliest_failure_wins_inside_a_batch() {
         h1: 0,
         k: Gf2_128::ONE,
     };
-    // An assertion queued before a bad index is reported, not the index;
-    // and the other way round.
+    // An assertion two terms before a bad index is reported, not the
+    // index; and the other way round.
     let assertion_first = split_layer(&[(10, assertion(5)), (12, wire_past_end(6))]);
     let index_first = split_layer(&[(10, wire_past_end(6)), (12, assertion(5))]);
     for threads in [1, 2] {
@@ -178,8 +178,9 @@ fn the_earliest_failure_wins_inside_a_batch() {
 
 #[test]
 fn long_runs_of_one_pair_evaluate_as_the_sum_of_their_terms() {
-    // Pairs repeated 1 to 300 times (longer than any queue), constants
-    // one, zero (on a zero product) and others, against the definition.
+    // Pairs repeated 1 to 300 times (past the 64-product queue of
+    // constants), constants one, zero (on a zero product) and others,
+    // against the definition.
     let nw = 64u32;
     let nv = 97u32;
     let mut rng = MdocLcg::new(11);
