@@ -10,7 +10,7 @@
 use longfellow_field::Field;
 
 use crate::eq_weights::{EqLookup, EqWeights};
-use crate::quad::{morton, HQuad};
+use crate::quad::{morton, morton_less, HQuad};
 use longfellow_par as par;
 use longfellow_sumcheck::{LayeredCircuit, SumcheckError, Term, TermSpan};
 
@@ -246,7 +246,7 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
                 return;
             }
             if let Some([a0, a1]) = self.prev {
-                self.sorted &= morton(a0, a1) < morton(pair[0], pair[1]);
+                self.sorted &= morton_less([a0, a1], pair);
             }
             self.h[self.n] = pair;
             self.v[self.n] = c;
