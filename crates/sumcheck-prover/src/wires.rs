@@ -426,8 +426,11 @@ impl PairSlots {
 /// Open-addressing table from values to their first-seen position.
 struct Dictionary<F> {
     table: Vec<F>,
-    /// `slot → table position + 1`; 0 marks an empty slot.
-    slots: Vec<u32>,
+    /// `(value, table position + 1)` per slot; position 0 marks an empty
+    /// slot. The value sits in the slot itself: a look-up that had to read
+    /// the slot and then the table waited on two dependent loads for every
+    /// wire of a layer (millions per proof).
+    slots: Vec<(F, u32)>,
 }
 
 impl<F: Field> Dictionary<F> {
@@ -437,49 +440,43 @@ impl<F: Field> Dictionary<F> {
     fn build(values: &[F], limit: usize, mut index: Vec<u16>) -> Option<(Vec<F>, Vec<u16>)> {
         let mut d = Self {
             table: Vec::new(),
-            slots: vec![0; 1024],
+            slots: vec![(F::ZERO, 0); 1024],
         };
         d.insert(F::ZERO);
         d.insert(F::ONE);
         index.clear();
         index.reserve(values.len());
         for &v in values {
-            // The two commonest values skip the hashing.
-            let i = if v == F::ZERO {
-                0
-            } else if v == F::ONE {
-                1
-            } else {
-                let i = d.insert(v);
-                if d.table.len() > limit {
-                    return None;
-                }
-                i
-            };
+            let i = d.insert(v);
+            if d.table.len() > limit {
+                return None;
+            }
             index.push(i as u16);
         }
         Some((d.table, index))
     }
 
     /// Position of `v`, adding it if new.
+    #[inline]
     fn insert(&mut self, v: F) -> usize {
         let mask = self.slots.len() - 1;
         let mut s = (v.hash_word() as usize) & mask;
         loop {
             match self.slots[s] {
-                0 => break,
-                p => {
-                    let p = p as usize - 1;
-                    if self.table[p] == v {
-                        return p;
-                    }
-                }
+                (_, 0) => break,
+                (x, p) if x == v => return p as usize - 1,
+                _ => s = (s + 1) & mask,
             }
-            s = (s + 1) & mask;
         }
+        self.add(s, v)
+    }
+
+    /// Adds `v` (not present) at empty slot `s`; returns its position.
+    #[cold]
+    fn add(&mut self, s: usize, v: F) -> usize {
         let p = self.table.len();
         self.table.push(v);
-        self.slots[s] = (p + 1) as u32;
+        self.slots[s] = (v, (p + 1) as u32);
         if 2 * self.table.len() > self.slots.len() {
             self.grow();
         }
@@ -489,14 +486,14 @@ impl<F: Field> Dictionary<F> {
     /// Doubles the slots and re-inserts every value.
     fn grow(&mut self) {
         let n = 2 * self.slots.len();
-        self.slots = vec![0; n];
+        self.slots = vec![(F::ZERO, 0); n];
         let mask = n - 1;
-        for (p, v) in self.table.iter().enumerate() {
+        for (p, &v) in self.table.iter().enumerate() {
             let mut s = (v.hash_word() as usize) & mask;
-            while self.slots[s] != 0 {
+            while self.slots[s].1 != 0 {
                 s = (s + 1) & mask;
             }
-            self.slots[s] = (p + 1) as u32;
+            self.slots[s] = (v, (p + 1) as u32);
         }
     }
 }
