@@ -34,7 +34,7 @@ use longfellow_sumcheck::SumcheckError;
 
 use crate::dense::{bind_in_place, bind_into, round_coefficients};
 use crate::quad::HQuad;
-use crate::wires::{with_wires, Tuning, WireArray};
+use crate::wires::{with_wires, Pairing, Tuning, WireArray};
 
 /// Which arithmetic computes a layer's round polynomials (see the module
 /// documentation). Proofs are identical under every strategy.
@@ -93,6 +93,9 @@ pub(crate) struct LayerRounds<F> {
     /// Coefficients of the next half-round, when the binding pass of the
     /// previous one already computed them (fused).
     pending: Option<(F, F)>,
+    /// How this round's binding of hand 0's coded wires numbered their
+    /// pairs: hand 1's coded wires share that index (see [`Pairing`]).
+    pairing: Option<Pairing>,
 }
 
 impl<F: Field> LayerRounds<F> {
@@ -107,6 +110,7 @@ impl<F: Field> LayerRounds<F> {
             tmp: Vec::new(),
             scatter: Scatter::new(),
             pending: None,
+            pairing: None,
         }
     }
 
@@ -120,6 +124,7 @@ impl<F: Field> LayerRounds<F> {
     pub(crate) fn begin(&mut self, logw: usize, wires: WireArray<F>) {
         self.logw = logw;
         self.pending = None;
+        self.pairing = None;
         // Both hands start from the stored wires: hand 1 owns them and
         // hand 0 reads them until its first binding writes hand 0's own,
         // half-size array.
@@ -174,7 +179,9 @@ impl<F: Field> LayerRounds<F> {
     pub(crate) fn bind(&mut self, round: usize, hand: usize, r: F) {
         let other = 1 - hand;
         if round == 0 && hand == 0 {
-            self.w[0] = self.w[1].bound(r, &self.tuning);
+            let (bound, pairing) = self.w[1].bound_recording(r, &self.tuning);
+            self.w[0] = bound;
+            self.pairing = pairing;
         } else {
             self.bind_hand(hand, r);
         }
@@ -235,9 +242,19 @@ impl<F: Field> LayerRounds<F> {
     /// Binds hand `hand`'s wires to `r`. Dense wires are bound in place on
     /// one thread (no second buffer) and split across threads into `tmp`
     /// otherwise; coded wires stay coded when their pairs allow it.
+    ///
+    /// Hand 1's coded wires reuse the numbering of hand 0's binding in the
+    /// same round: both arrays carry the same index (see [`Pairing`]).
     fn bind_hand(&mut self, hand: usize, r: F) {
-        match &mut self.w[hand] {
-            WireArray::Dense(w) => {
+        let pairing = self.pairing.take();
+        let [w0, w1] = &mut self.w;
+        let (mine, w0) = if hand == 0 {
+            (w0, None)
+        } else {
+            (w1, Some(&*w0))
+        };
+        match (w0, mine) {
+            (_, WireArray::Dense(w)) => {
                 if par::threads() > 1 && w.len() >= 4 * par::split_len::<F>() {
                     bind_into(w, r, &mut self.tmp);
                     core::mem::swap(w, &mut self.tmp);
@@ -245,7 +262,21 @@ impl<F: Field> LayerRounds<F> {
                     bind_in_place(w, r);
                 }
             }
-            coded => *coded = coded.bound(r, &self.tuning),
+            (None, coded) => {
+                let (bound, pairing) = coded.bound_recording(r, &self.tuning);
+                *coded = bound;
+                self.pairing = pairing;
+            }
+            (Some(w0), coded) => {
+                let reused = pairing.and_then(|p| coded.bound_reusing(r, &p, w0));
+                debug_assert!(
+                    reused
+                        .as_ref()
+                        .is_none_or(|b| *b == coded.bound(r, &self.tuning)),
+                    "reusing hand 0's numbering must bind as afresh"
+                );
+                *coded = reused.unwrap_or_else(|| coded.bound(r, &self.tuning));
+            }
         }
     }
 }

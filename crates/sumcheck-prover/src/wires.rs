@@ -191,23 +191,78 @@ impl<F: Field> WireArray<F> {
     /// pairs take few distinct values: each distinct pair of table entries
     /// is bound once. Otherwise the result is dense.
     pub fn bound(&self, r: F, tuning: &Tuning) -> Self {
+        self.bound_recording(r, tuning).0
+    }
+
+    /// [`Self::bound`], and for a coded array how its pairs were numbered
+    /// (see [`Pairing`]).
+    pub(crate) fn bound_recording(&self, r: F, tuning: &Tuning) -> (Self, Option<Pairing>) {
         let mut out = Vec::new();
-        match self {
-            Self::Dense(v) => crate::dense::bind_into(v, r, &mut out),
-            Self::Byte { table, index } => {
-                if let Some(coded) = bind_coded(table, index, r, tuning) {
-                    return coded;
-                }
-                bind_wires_into(&Coded::new(table, index), r, &mut out);
+        let (table_len, coded) = match self {
+            Self::Dense(v) => {
+                crate::dense::bind_into(v, r, &mut out);
+                return (Self::Dense(out), None);
             }
-            Self::Short { table, index } => {
-                if let Some(coded) = bind_coded(table, index, r, tuning) {
-                    return coded;
-                }
-                bind_wires_into(&Coded::new(table, index), r, &mut out);
+            Self::Byte { table, index } => (table.len(), bind_coded(table, index, r, tuning)),
+            Self::Short { table, index } => (table.len(), bind_coded(table, index, r, tuning)),
+        };
+        let (len, t) = (self.len(), table_len);
+        match coded {
+            Some((bound, pairs)) => {
+                let pairs = Some(pairs);
+                (bound, Some(Pairing { len, t, pairs }))
+            }
+            None => {
+                self.bind_dense_into(r, &mut out);
+                let pairs = None;
+                (Self::Dense(out), Some(Pairing { len, t, pairs }))
             }
         }
-        Self::Dense(out)
+    }
+
+    /// The bound values, dense, into `out`.
+    fn bind_dense_into(&self, r: F, out: &mut Vec<F>) {
+        match self {
+            Self::Dense(v) => bind_wires_into(v.as_slice(), r, out),
+            Self::Byte { table, index } => bind_wires_into(&Coded::new(table, index), r, out),
+            Self::Short { table, index } => bind_wires_into(&Coded::new(table, index), r, out),
+        }
+    }
+
+    /// `self` bound to `r`, reusing `pairing` from binding an array with
+    /// the same index, whose result was `like` (see [`Pairing`]). `None`
+    /// when the shapes do not fit that (the caller then binds afresh).
+    pub(crate) fn bound_reusing(&self, r: F, pairing: &Pairing, like: &Self) -> Option<Self> {
+        let (table, len) = match self {
+            Self::Dense(_) => return None,
+            Self::Byte { table, index } => (table.as_slice(), index.len()),
+            Self::Short { table, index } => (table.as_slice(), index.len()),
+        };
+        if len != pairing.len || table.len() != pairing.t || like.len() != len.div_ceil(2) {
+            return None;
+        }
+        let Some(pairs) = &pairing.pairs else {
+            let mut out = Vec::new();
+            self.bind_dense_into(r, &mut out);
+            return Some(Self::Dense(out));
+        };
+        let values = || -> Vec<F> {
+            pairs
+                .iter()
+                .map(|&[a, b]| bind_pair(table, a as usize, b as usize, r))
+                .collect()
+        };
+        match like {
+            Self::Byte { table: lt, index } if lt.len() == pairs.len() => Some(Self::Byte {
+                table: values(),
+                index: index.clone(),
+            }),
+            Self::Short { table: lt, index } if lt.len() == pairs.len() => Some(Self::Short {
+                table: values(),
+                index: index.clone(),
+            }),
+            _ => None,
+        }
     }
 
     /// Bytes held.
@@ -325,11 +380,12 @@ fn bind_coded<F: Field, I: Copy + Into<usize>>(
     index: &[I],
     r: F,
     tuning: &Tuning,
-) -> Option<WireArray<F>> {
+) -> Option<(WireArray<F>, Vec<[u32; 2]>)> {
     let t = table.len();
     let n = index.len().div_ceil(2);
     let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
     let mut slots = PairSlots::new(t, limit);
+    let mut pairs: Vec<[u32; 2]> = Vec::new();
     let mut bound_table: Vec<F> = Vec::new();
     let mut bound_index: Vec<u16> = Vec::with_capacity(n);
     for pair in index.chunks(2) {
@@ -341,21 +397,16 @@ fn bind_coded<F: Field, I: Copy + Into<usize>>(
                 if bound_table.len() == limit {
                     return None;
                 }
-                let lo = table[a];
-                let value = if b < t {
-                    lo + r * (table[b] - lo)
-                } else {
-                    lo - r * lo
-                };
                 let pos = bound_table.len();
-                bound_table.push(value);
+                bound_table.push(bind_pair(table, a, b, r));
+                pairs.push([a as u32, b as u32]);
                 slots.insert(slot, a, b, pos);
                 pos
             }
         };
         bound_index.push(pos as u16);
     }
-    Some(if bound_table.len() <= 256 {
+    let bound = if bound_table.len() <= 256 {
         WireArray::Byte {
             table: bound_table,
             index: bound_index.into_iter().map(|i| i as u8).collect(),
@@ -365,7 +416,38 @@ fn bind_coded<F: Field, I: Copy + Into<usize>>(
             table: bound_table,
             index: bound_index,
         }
-    })
+    };
+    Some((bound, pairs))
+}
+
+/// `table[a]` and `table[b]` bound to `r` (`b` past the table: a missing
+/// partner, zero).
+#[inline]
+fn bind_pair<F: Field>(table: &[F], a: usize, b: usize, r: F) -> F {
+    let lo = table[a];
+    match table.get(b) {
+        Some(&hi) => lo + r * (hi - lo),
+        None => lo - r * lo,
+    }
+}
+
+/// How binding a table-coded array numbered its bound pairs, kept so that
+/// an array with the *same index* can be bound without numbering them
+/// again. Sumcheck binds both hands' wires bit by bit, and both start from
+/// the same stored layer, so at every round the two hands' coded arrays
+/// share their index and differ only in their tables: the positions are
+/// first-seen order of the index's pairs, whatever the challenge. Numbering
+/// is most of a coded binding's cost (one hash look-up per pair); the
+/// second hand then only binds the distinct pairs and copies the index.
+#[derive(Debug)]
+pub(crate) struct Pairing {
+    /// Length and table length of the array that was bound.
+    len: usize,
+    t: usize,
+    /// The distinct pairs `(a, b)` of table positions, by bound position
+    /// (`b = t` for a missing partner); `None` when there were too many
+    /// and the binding went dense.
+    pairs: Option<Vec<[u32; 2]>>,
 }
 
 /// Pair code `a·(t+1) + b` → position of the bound value.
