@@ -93,7 +93,7 @@ where
         }
         let encoders = Encoders::<F>::new(p)?;
 
-        let mut tableau = vec![F::ZERO; p.nrow * p.block_enc];
+        let mut tableau = longfellow_par::filled(p.nrow * p.block_enc, F::ZERO);
         fill_messages(p, &mut tableau, witness, subfield_boundary, quad, rng);
 
         longfellow_par::for_each_row_mut(&mut tableau, p.block_enc, |i, row| {

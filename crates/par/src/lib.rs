@@ -81,6 +81,41 @@ where
     }
 }
 
+/// Bytes below which [`refill`] writes on the calling thread alone.
+pub const FILL_SPLIT_BYTES: usize = 1 << 18;
+
+/// `v.clear(); v.resize(n, value)`, with the writes shared among the pool's
+/// threads once they reach [`FILL_SPLIT_BYTES`].
+///
+/// Why: the prover's large buffers (the Ligero tableau, a layer's bound
+/// form, its evaluated wires) are set to a placeholder before a parallel
+/// pass overwrites them. On a fresh allocation that first write is also
+/// the first touch of every page, so the kernel's page faults and page
+/// clearing happen inside it: measured on two threads, the worker sat
+/// idle for a fifth of its waiting time while the main thread ran such
+/// `memset`s and their faults. Shared, both cores take their part.
+pub fn refill<T: Clone + Send + Sync>(v: &mut Vec<T>, n: usize, value: T) {
+    v.clear();
+    #[cfg(feature = "parallel")]
+    {
+        let bytes = n.saturating_mul(core::mem::size_of::<T>());
+        if threads() > 1 && bytes >= FILL_SPLIT_BYTES {
+            use rayon::prelude::*;
+            let per_task = (FILL_SPLIT_BYTES / 4 / core::mem::size_of::<T>().max(1)).max(1);
+            v.par_extend(rayon::iter::repeat_n(value, n).with_min_len(per_task));
+            return;
+        }
+    }
+    v.resize(n, value);
+}
+
+/// A vector of `n` copies of `value`, written as [`refill`] writes.
+pub fn filled<T: Clone + Send + Sync>(n: usize, value: T) -> Vec<T> {
+    let mut v = Vec::new();
+    refill(&mut v, n, value);
+    v
+}
+
 /// `(0..count).map(f).collect()`, each index on any thread.
 pub fn map_indices<T, G>(count: usize, f: G) -> Vec<T>
 where

@@ -20,8 +20,7 @@ pub fn bind_into<F: Field>(src: &[F], r: F, dst: &mut Vec<F>) {
 pub(crate) fn bind_wires_into<F: Field, W: WireRead<F> + ?Sized>(src: &W, r: F, dst: &mut Vec<F>) {
     let n = src.len();
     let out_len = n.div_ceil(2);
-    dst.clear();
-    dst.resize(out_len, F::ZERO);
+    par::refill(dst, out_len, F::ZERO);
     par::for_each_chunk_mut(dst, par::split_len::<F>(), |start, out| {
         let mut diff = [F::ZERO; BIND_BLOCK];
         for (b, block) in out.chunks_mut(BIND_BLOCK).enumerate() {

@@ -82,7 +82,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
         // The layer's inputs wait, stored compactly, until its sumcheck;
         // their coding (a read-only pass) runs beside the evaluation.
         // Both results are allocated here, on the thread that keeps them.
-        let mut out = vec![F::ZERO; circuit.layer_nv(l)];
+        let mut out = par::filled(circuit.layer_nv(l), F::ZERO);
         let index = WireArray::<F>::index_buffer(current.len(), tuning);
         let input = &current;
         let (evaluated, coding) = par::join(

@@ -136,8 +136,9 @@ impl<F: Field> LayerRounds<F> {
             self.make_dense(1);
             if let WireArray::Dense(w) = &self.w[1] {
                 // Sized exactly (contract zeroes it before adding).
+                self.qw.clear();
                 self.qw.reserve_exact(w.len());
-                self.qw.resize(w.len(), F::ZERO);
+                par::refill(&mut self.qw, w.len(), F::ZERO);
                 self.quad.contract(0, w, &mut self.qw, &mut self.scatter);
             }
         }

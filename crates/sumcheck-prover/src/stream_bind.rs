@@ -104,10 +104,8 @@ fn bind_spans<F: Field, C: LayeredCircuit<F> + ?Sized, E: EqLookup<F> + ?Sized>(
     quad: &mut HQuad<F>,
 ) -> Result<bool, SumcheckError> {
     let total: usize = spans.iter().map(TermSpan::runs_opened).sum();
-    quad.h.clear();
-    quad.v.clear();
-    quad.h.resize(total, [0; 2]);
-    quad.v.resize(total, F::ZERO);
+    par::refill(&mut quad.h, total, [0; 2]);
+    par::refill(&mut quad.v, total, F::ZERO);
     let mut pieces = Vec::with_capacity(spans.len());
     let (mut rest_h, mut rest_v) = (&mut quad.h[..], &mut quad.v[..]);
     for span in spans {
