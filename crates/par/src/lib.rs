@@ -358,13 +358,13 @@ impl<F: Field> Scatter<F> {
     where
         G: Fn(Range<usize>, &mut [F]) + Sync + Send,
     {
-        out.fill(F::ZERO);
         let parts = if work >= 2 * out.len() {
             parts_of::<F>(n_items)
         } else {
             1
         };
         if parts <= 1 {
+            out.fill(F::ZERO);
             f(0..n_items, out);
             return;
         }
@@ -383,6 +383,7 @@ impl<F: Field> Scatter<F> {
                         f(range, buf);
                     });
                 }
+                out.fill(F::ZERO);
                 f(ranges[0].clone(), out);
             });
             self.add_extras(parts - 1, out);
@@ -390,6 +391,7 @@ impl<F: Field> Scatter<F> {
         #[cfg(not(feature = "parallel"))]
         {
             let _ = split_ranges;
+            out.fill(F::ZERO);
             f(0..n_items, out);
         }
     }
@@ -447,9 +449,9 @@ impl<F: Field> Scatter<F> {
         B: Copy + Send + Sync,
         G: Fn(&mut [A], &mut [B], &mut [F]) -> usize + Sync + Send,
     {
-        out.fill(F::ZERO);
         let nparts = cuts.len().saturating_sub(1);
         if nparts <= 1 {
+            out.fill(F::ZERO);
             return f(a, b, out);
         }
         let mut kept = vec![0usize; nparts];
@@ -474,9 +476,12 @@ impl<F: Field> Scatter<F> {
                 let (k0, kothers) = kept.split_at_mut(1);
                 let extra = &mut self.extra[..nparts - 1];
                 let f = &f;
+                // `out` is zeroed inside the first task, beside the
+                // others' zeroing of their buffers, not before both start.
                 rayon::join(
                     || {
                         let (pa, pb) = &mut first[0];
+                        out.fill(F::ZERO);
                         k0[0] = f(pa, pb, out);
                     },
                     || {
@@ -495,6 +500,7 @@ impl<F: Field> Scatter<F> {
             #[cfg(not(feature = "parallel"))]
             for (((pa, pb), k), i) in pieces.into_iter().zip(kept.iter_mut()).zip(0..) {
                 if i == 0 {
+                    out.fill(F::ZERO);
                     *k = f(pa, pb, out);
                 } else {
                     let buf = &mut self.extra[i - 1];

@@ -131,9 +131,13 @@ impl<F: Field> HQuad<F> {
         scatter: &mut par::Scatter<F>,
     ) {
         let n = self.h.len();
-        // Splitting pays for a private accumulator per part only when the
-        // entries outnumber the accumulator's length.
-        let parts = if n >= qw.len() {
+        // Splitting pays for a private accumulator per part (zeroed, then
+        // added in: about two additions per slot) only when the entries'
+        // products outweigh the accumulator's length. A P-256 entry's two
+        // Montgomery products cost some twenty additions; a GF(2^128)
+        // entry's two carry-less ones, a few.
+        let entries_per_slot = if size_of::<F>() > 16 { 4 } else { 1 };
+        let parts = if n.saturating_mul(entries_per_slot) >= qw.len() {
             par::parts_of::<F>(n)
         } else {
             1
