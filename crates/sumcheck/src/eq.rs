@@ -54,9 +54,10 @@ pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec
     let ([lo0, lo1], [hi0, hi1]) = (&split.lo, &split.hi);
     let nlo = lo0.len();
     out.reserve_exact(n);
-    out.resize(n, F::ZERO);
+    longfellow_par::refill(out, n, F::ZERO);
     // Rows of `nlo` entries share their high factors; a chunk of whole rows
-    // per task.
+    // per task. A row is one `lincomb2` (both factors fixed along it): the
+    // field's slice kernel, one reduction per entry instead of two.
     let rows_per_chunk = (ROWS_CHUNK_ENTRIES / nlo).max(1);
     longfellow_par::for_each_chunk_mut(out, rows_per_chunk * nlo, |start, chunk| {
         let first_row = start / nlo;
@@ -64,9 +65,7 @@ pub fn eq2_table<F: Field>(g0: &[F], g1: &[F], alpha: F, n: usize, out: &mut Vec
             .chunks_mut(nlo)
             .zip(hi0[first_row..].iter().zip(&hi1[first_row..]))
         {
-            for ((o, &x), &y) in row.iter_mut().zip(lo0).zip(lo1) {
-                *o = a * x + b * y;
-            }
+            F::lincomb2(row, a, lo0, b, lo1);
         }
     });
 }
