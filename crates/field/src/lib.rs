@@ -43,4 +43,4 @@ pub use fp128::Fp128;
 pub use fp256::Fp256;
 pub use gf2_128::{Gf2Wide, Gf2_128};
 pub use subtle;
-pub use traits::{batch_invert, mix64, Butterfly, Field, FieldKind};
+pub use traits::{batch_invert, mix64, mix64_once, Butterfly, Field, FieldKind};

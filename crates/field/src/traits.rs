@@ -320,3 +320,15 @@ pub fn mix64(mut x: u64) -> u64 {
     x = x.wrapping_mul(0xd6e8_feb8_6659_fd93);
     x ^ (x >> 32)
 }
+
+/// One multiply–xorshift round: the odd constant spreads the low input
+/// bits upwards and the fold brings the high half down. Enough for the
+/// prover's open-addressing tables, whose slots take the low bits of keys
+/// that already vary in their low bits (wire codes, table positions); a
+/// second round ([`mix64`]) measured 6–10 % slower over a proof's table
+/// coding and coded binding.
+#[inline]
+pub fn mix64_once(x: u64) -> u64 {
+    let x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 32)
+}

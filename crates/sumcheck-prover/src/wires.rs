@@ -484,10 +484,7 @@ impl PairSlots {
             Self::Hashed(slots) => {
                 let code = ((a as u64) << 32) | b as u64;
                 let mask = slots.len() - 1;
-                // One multiply, high half folded down (as the GF(2^128)
-                // `hash_word`): `mix64`'s second round measured 6 % slower.
-                let x = code.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                let mut s = ((x ^ (x >> 32)) as usize) & mask;
+                let mut s = (longfellow_field::mix64_once(code) as usize) & mask;
                 loop {
                     match slots[s] {
                         (u64::MAX, _) => return Err(s),

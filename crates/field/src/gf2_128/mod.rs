@@ -307,13 +307,9 @@ impl Field for Gf2_128 {
     }
 
     fn hash_word(&self) -> u64 {
-        // One multiply, its high half folded down: the prover codes
-        // millions of wire values per proof through this, and the table
-        // slots only need the low bits spread (two rounds of `mix64`
-        // measured ≈ 10 % slower over a proof's table coding).
-        let x = ((self.0 as u64) ^ ((self.0 >> 64) as u64).rotate_left(29))
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        x ^ (x >> 32)
+        // The prover codes millions of wire values per proof through this:
+        // one round (see `mix64_once`).
+        crate::traits::mix64_once((self.0 as u64) ^ ((self.0 >> 64) as u64).rotate_left(29))
     }
 
     fn from_repr(repr: &Self::Repr) -> CtOption<Self> {
