@@ -333,6 +333,18 @@ fn split_ranges(n: usize, parts: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// Whether `work` products of `F` pay for splitting a scatter-add into
+/// `len` output slots: each extra part costs about two additions per slot
+/// (zeroing its accumulator, adding it in). A GF(2^128) carry-less product
+/// costs a few additions, a P-256 (four-limb Montgomery) one some twenty,
+/// so the wider field splits at a quarter of the narrower one's work.
+/// The one rule for [`Scatter::run`] and the callers that cut their own
+/// ranges for [`Scatter::compact_and_scatter`].
+pub fn scatter_pays<F>(work: usize, len: usize) -> bool {
+    let weight = if core::mem::size_of::<F>() > 16 { 4 } else { 1 };
+    work.saturating_mul(weight) >= len.saturating_mul(2)
+}
+
 /// Scatter-add with private accumulators: each part of the item range adds
 /// into its own zeroed buffer of the output's length, then the buffers are
 /// summed into the output. The buffers are kept between calls.
@@ -351,14 +363,13 @@ impl<F: Field> Scatter<F> {
     /// Zeroes `out`, then runs `f(range, acc)` over parts of `0..n_items`,
     /// where `acc` starts zeroed and is finally added into `out`.
     ///
-    /// `work` estimates the multiplications `f` does in total; splitting
-    /// costs about one zeroing and one addition per output slot and part,
-    /// so it is only done when the work clearly outweighs the output size.
+    /// `work` estimates the multiplications `f` does in total; it is
+    /// split only when [`scatter_pays`] says so.
     pub fn run<G>(&mut self, n_items: usize, work: usize, out: &mut [F], f: G)
     where
         G: Fn(Range<usize>, &mut [F]) + Sync + Send,
     {
-        let parts = if work >= 2 * out.len() {
+        let parts = if scatter_pays::<F>(work, out.len()) {
             parts_of::<F>(n_items)
         } else {
             1

@@ -86,8 +86,8 @@ impl<F: Field> HQuad<F> {
         qw: &mut [F],
         scatter: &mut par::Scatter<F>,
     ) {
-        // Same rule as `bind_h_and_contract`: split once the entries
-        // outnumber the accumulator's slots.
+        // Counted as `bind_h_and_contract` counts its entries, so the two
+        // split at the same sizes (`par::scatter_pays`).
         let work = 2 * self.h.len();
         scatter.run(self.h.len(), work, qw, |range, acc| {
             let (h, v) = (&self.h[range.clone()], &self.v[range]);
@@ -131,13 +131,8 @@ impl<F: Field> HQuad<F> {
         scatter: &mut par::Scatter<F>,
     ) {
         let n = self.h.len();
-        // Splitting pays for a private accumulator per part (zeroed, then
-        // added in: about two additions per slot) only when the entries'
-        // products outweigh the accumulator's length. A P-256 entry's two
-        // Montgomery products cost some twenty additions; a GF(2^128)
-        // entry's two carry-less ones, a few.
-        let entries_per_slot = if size_of::<F>() > 16 { 4 } else { 1 };
-        let parts = if n.saturating_mul(entries_per_slot) >= qw.len() {
+        // Two products per entry (the binding's and the contraction's).
+        let parts = if par::scatter_pays::<F>(2 * n, qw.len()) {
             par::parts_of::<F>(n)
         } else {
             1
