@@ -1,6 +1,7 @@
 //! `compact_ranges` closes the gaps between the ranges' kept entries the
 //! same way whether the move is split across threads (source and target
-//! disjoint) or not (overlapping), for any cut points.
+//! disjoint), split in stages of its distance (overlapping, the distance
+//! at least two chunks) or left to one `copy_within`, for any cut points.
 #![cfg(feature = "parallel")]
 
 use longfellow_par as par;
@@ -50,8 +51,10 @@ fn gaps_close_alike_for_disjoint_and_overlapping_moves() {
     let n = 200_000;
     for threads in [1, 2, 3] {
         // m = 2 halves each range: the later ranges move by at least their
-        // kept length (disjoint, split). m = 7 keeps 6/7: overlapping moves.
-        for m in [2, 3, 7, 1_000_000] {
+        // kept length (disjoint, split). m = 7 and 11 keep 6/7 and 10/11:
+        // overlapping moves by more than two chunks (staged, the last stage
+        // shorter); m = 40 overlaps by less (one copy).
+        for m in [2, 3, 7, 11, 40, 1_000_000] {
             check(n, &[0, n / 2, n], m, threads);
             check(n, &[0, n / 3, 2 * n / 3, n], m, threads);
             check(n, &[0, 1000, 150_000, n], m, threads);

@@ -14,6 +14,8 @@ use std::borrow::Cow;
 
 use longfellow_field::Field;
 
+use longfellow_par as par;
+
 use crate::dense::bind_wires_into;
 use crate::rounds::RoundStrategy;
 
@@ -371,41 +373,23 @@ impl<'a, F, I> Coded<'a, F, I> {
 }
 
 /// Binds a table-coded array pair by pair: pair `(a, b)` of table
-/// positions (`b` = table length for a missing partner) is looked up in
-/// [`PairSlots`] and bound only when first seen, so the products are one
-/// per distinct pair. `None` when the bound values would need too big a
-/// table.
-fn bind_coded<F: Field, I: Copy + Into<usize>>(
+/// positions (`b` = table length for a missing partner) is numbered in
+/// first-seen order ([`number_pairs`]) and each distinct pair is bound
+/// once, so the products are one per distinct pair. `None` when the bound
+/// values would need too big a table.
+fn bind_coded<F: Field, I: Copy + Into<usize> + Sync>(
     table: &[F],
     index: &[I],
     r: F,
     tuning: &Tuning,
 ) -> Option<(WireArray<F>, Vec<[u32; 2]>)> {
-    let t = table.len();
     let n = index.len().div_ceil(2);
     let limit = (n / tuning.table_divisor.max(1) + 2).min(MAX_TABLE);
-    let mut slots = PairSlots::new(t, limit);
-    let mut pairs: Vec<[u32; 2]> = Vec::new();
-    let mut bound_table: Vec<F> = Vec::new();
-    let mut bound_index: Vec<u16> = Vec::with_capacity(n);
-    for pair in index.chunks(2) {
-        let a: usize = pair[0].into();
-        let b = pair.get(1).map_or(t, |&b| b.into());
-        let pos = match slots.find(a, b) {
-            Ok(pos) => pos,
-            Err(slot) => {
-                if bound_table.len() == limit {
-                    return None;
-                }
-                let pos = bound_table.len();
-                bound_table.push(bind_pair(table, a, b, r));
-                pairs.push([a as u32, b as u32]);
-                slots.insert(slot, a, b, pos);
-                pos
-            }
-        };
-        bound_index.push(pos as u16);
-    }
+    let (pairs, bound_index) = number_pairs(table.len(), index, limit)?;
+    let bound_table: Vec<F> = pairs
+        .iter()
+        .map(|&[a, b]| bind_pair(table, a as usize, b as usize, r))
+        .collect();
     let bound = if bound_table.len() <= 256 {
         WireArray::Byte {
             table: bound_table,
@@ -418,6 +402,87 @@ fn bind_coded<F: Field, I: Copy + Into<usize>>(
         }
     };
     Some((bound, pairs))
+}
+
+/// Pairs below which [`number_pairs`] stays on one thread.
+const SPLIT_PAIRS: usize = 1 << 15;
+
+/// The distinct pairs of `index`'s neighbours in first-seen order, and
+/// each pair's position among them; `None` once there are more than
+/// `limit`. `t` is the table length (a missing partner is `t`).
+///
+/// On two threads the halves are numbered separately and the second
+/// half's pairs renumbered after the first half's: the pairs it saw first
+/// that the first half did not see follow in its own first-seen order, so
+/// the result is the one-thread numbering. (One hash look-up per pair on
+/// one thread was the largest serial step left in a two-thread round.)
+fn number_pairs<I: Copy + Into<usize> + Sync>(
+    t: usize,
+    index: &[I],
+    limit: usize,
+) -> Option<(Vec<[u32; 2]>, Vec<u16>)> {
+    let n = index.len().div_ceil(2);
+    let mut out = vec![0u16; n];
+    if par::threads() < 2 || n < SPLIT_PAIRS {
+        let (_, pairs) = number_run(t, index, limit, &mut out)?;
+        return Some((pairs, out));
+    }
+    let mid = n / 2;
+    let (out_lo, out_hi) = out.split_at_mut(mid);
+    let (lo, hi) = par::join(
+        || number_run(t, &index[..2 * mid], limit, out_lo),
+        || number_run(t, &index[2 * mid..], limit, out_hi),
+    );
+    let ((slots, mut pairs), (_, hi_pairs)) = (lo?, hi?);
+    let mut renumber = Vec::with_capacity(hi_pairs.len());
+    for &[a, b] in &hi_pairs {
+        let pos = match slots.find(a as usize, b as usize) {
+            Ok(pos) => pos,
+            Err(_) => {
+                if pairs.len() == limit {
+                    return None;
+                }
+                pairs.push([a, b]);
+                pairs.len() - 1
+            }
+        };
+        renumber.push(pos as u16);
+    }
+    par::for_each_chunk_mut(out_hi, par::MIN_CHUNK, |_, chunk| {
+        for p in chunk {
+            *p = renumber[*p as usize];
+        }
+    });
+    Some((pairs, out))
+}
+
+/// [`number_pairs`] on one run of pairs, written into `out` (one entry per
+/// pair); also returns the slots, for looking up another run's pairs.
+fn number_run<I: Copy + Into<usize>>(
+    t: usize,
+    index: &[I],
+    limit: usize,
+    out: &mut [u16],
+) -> Option<(PairSlots, Vec<[u32; 2]>)> {
+    let mut slots = PairSlots::new(t, limit);
+    let mut pairs: Vec<[u32; 2]> = Vec::new();
+    for (pair, o) in index.chunks(2).zip(out.iter_mut()) {
+        let a: usize = pair[0].into();
+        let b = pair.get(1).map_or(t, |&b| b.into());
+        *o = match slots.find(a, b) {
+            Ok(pos) => pos as u16,
+            Err(slot) => {
+                if pairs.len() == limit {
+                    return None;
+                }
+                let pos = pairs.len();
+                pairs.push([a as u32, b as u32]);
+                slots.insert(slot, a, b, pos);
+                pos as u16
+            }
+        };
+    }
+    Some((slots, pairs))
 }
 
 /// `table[a]` and `table[b]` bound to `r` (`b` past the table: a missing
@@ -702,6 +767,59 @@ mod tests {
         let values: Vec<_> = (0..4000u64).map(|i| Fp256::from_u64(i % 300)).collect();
         let w = check_round_trip(values, 16);
         assert!(matches!(w, WireArray::Short { .. }));
+    }
+
+    /// The two-thread numbering of [`number_pairs`] gives the one-thread
+    /// bytes, and refuses exactly when the whole array has more distinct
+    /// pairs than the limit (even when neither half alone does).
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn split_numbering_is_the_serial_one() {
+        let t = 40;
+        // Odd length: the last pair has no partner. The pairs drift along
+        // the array, so the second half first sees pairs in another order
+        // and sees some the first half never does.
+        let n = 6 * SPLIT_PAIRS + 1;
+        let index: Vec<u16> = (0..n)
+            .map(|i| ((i * i / 7 + i / 5000) % t) as u16)
+            .collect();
+        let run = |threads: usize, limit: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| number_pairs(t, &index, limit))
+        };
+        let (pairs, out) = run(1, MAX_TABLE).unwrap();
+        let mid = n.div_ceil(2) / 2;
+        let distinct = |range: core::ops::Range<usize>| {
+            let set: std::collections::HashSet<_> = out[range].iter().collect();
+            set.len()
+        };
+        let (lo, hi) = (distinct(0..mid), distinct(mid..out.len()));
+        assert!(
+            lo < pairs.len() && hi < pairs.len(),
+            "{lo} {hi} {}",
+            pairs.len()
+        );
+        for threads in [2, 3] {
+            assert_eq!(run(threads, MAX_TABLE), Some((pairs.clone(), out.clone())));
+            assert_eq!(
+                run(threads, pairs.len()),
+                Some((pairs.clone(), out.clone()))
+            );
+            assert_eq!(run(threads, pairs.len() - 1), None);
+            assert_eq!(run(threads, lo.max(hi)), None);
+        }
+        // Positions are first-seen order.
+        let mut seen = 0;
+        for (i, &p) in out.iter().enumerate() {
+            assert!((p as usize) <= seen, "pair {i}");
+            seen = seen.max(p as usize + 1);
+            let a = index[2 * i] as u32;
+            let b = index.get(2 * i + 1).map_or(t as u32, |&b| b as u32);
+            assert_eq!(pairs[p as usize], [a, b]);
+        }
     }
 
     proptest! {
