@@ -4,6 +4,7 @@ use longfellow_circuit::Circuit;
 use longfellow_field::Field;
 use longfellow_ligero::{LigeroCommitment, LigeroParams, QuadraticConstraint};
 use longfellow_ligero_prover::LigeroProver;
+use longfellow_par as par;
 use longfellow_reed_solomon::RsField;
 use longfellow_sumcheck::{
     check_shape, committed_witness, constraints_with_bound_quads, quadratic_constraints,
@@ -142,8 +143,16 @@ impl<'a, F: RsField> ZkProver<'a, F> {
             });
         }
         let public = inputs[..npub].to_vec();
-        write_statement(transcript, c, &public);
-        let eval = evaluate_streaming_owned(c, inputs)?;
+        // The statement hashes one zero byte per term (7.8 MB for the mdoc
+        // hash circuit, ≈ 4 ms of SHA-256 that no other step can share),
+        // and evaluation does not read the transcript: a second thread
+        // hashes while the first evaluates. Evaluation stays on the
+        // calling thread, whose malloc arena then keeps the wires.
+        let (eval, ()) = par::join(
+            || evaluate_streaming_owned(c, inputs),
+            || write_statement(transcript, c, &public),
+        );
+        let eval = eval?;
         let mut ts = transcript.clone();
         let out = prove_streaming(c, eval, &commit.pad, &mut ts)?;
         on_phase(ProvePhase::Ligero);
