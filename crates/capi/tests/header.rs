@@ -232,10 +232,14 @@ fn c_source() -> String {
 
 fn compile_and_run(extra: &[&str]) -> Vec<String> {
     let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("longfellow-capi-header-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let src = dir.join("layout.c");
-    let exe = dir.join("layout");
+    // Removed on return, also when an assertion fails: runs left one
+    // directory in the temp dir.
+    let dir = tempfile::Builder::new()
+        .prefix("longfellow-capi-header-")
+        .tempdir()
+        .expect("temp dir");
+    let src = dir.path().join("layout.c");
+    let exe = dir.path().join("layout");
     std::fs::write(&src, c_source()).expect("write C source");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let status = Command::new(&cc)

@@ -6,15 +6,20 @@ use std::path::PathBuf;
 use longfellow_circuit::catalog::FileForm;
 use longfellow_circuit_store::{fetch_file, file_name, select, verify_dir, Fetched, StoreError};
 use longfellow_testvectors::mirror::Mirror;
+use tempfile::TempDir;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "longfellow-store-{tag}-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A store directory that does not exist yet, inside a fresh temp dir that
+/// the test holds (bind it to a name, not `_`): it is removed however the
+/// test ends, at an early `require!` return (which left the verify test's
+/// directory behind) or a failed assertion (the guard drops while
+/// unwinding).
+fn temp_dir(tag: &str) -> (TempDir, PathBuf) {
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("longfellow-store-{tag}-"))
+        .tempdir()
+        .expect("temp dir");
+    let store = tmp.path().join("store");
+    (tmp, store)
 }
 
 fn v7_1(
@@ -35,7 +40,7 @@ fn a_tampered_file_is_refused_and_nothing_is_written() {
     let (entry, file) = v7_1(FileForm::Lfa2);
     let name = file_name(entry, file);
     let mirror = Mirror::serve(vec![(name.clone(), vec![0x28; 1000])]);
-    let dir = temp_dir("tampered");
+    let (_tmp, dir) = temp_dir("tampered");
     let err = fetch_file(entry, file, mirror.url(), &dir).expect_err("tampered");
     assert!(matches!(err, StoreError::Tampered { .. }), "{err}");
     let msg = err.to_string();
@@ -51,7 +56,7 @@ fn a_response_longer_than_the_catalogued_file_is_refused() {
     let (entry, file) = v7_1(FileForm::Lfa2);
     let body = vec![0u8; file.size as usize + 1];
     let mirror = Mirror::serve(vec![(file_name(entry, file), body)]);
-    let dir = temp_dir("long");
+    let (_tmp, dir) = temp_dir("long");
     let err = fetch_file(entry, file, mirror.url(), &dir).expect_err("too long");
     assert!(
         err.to_string().contains("longer than the catalogued file"),
@@ -64,7 +69,8 @@ fn a_response_longer_than_the_catalogued_file_is_refused() {
 fn a_missing_file_reports_the_status() {
     let (entry, file) = v7_1(FileForm::Pair);
     let mirror = Mirror::serve(Vec::new());
-    let err = fetch_file(entry, file, mirror.url(), &temp_dir("404")).expect_err("404");
+    let (_tmp, dir) = temp_dir("404");
+    let err = fetch_file(entry, file, mirror.url(), &dir).expect_err("404");
     assert!(
         matches!(err, StoreError::Status { status: 404, .. }),
         "{err}"
@@ -79,13 +85,9 @@ fn offline_use_says_what_to_do() {
         .expect("port")
         .port();
     let (entry, file) = v7_1(FileForm::Lfa2);
-    let err = fetch_file(
-        entry,
-        file,
-        &format!("http://127.0.0.1:{port}"),
-        &temp_dir("off"),
-    )
-    .expect_err("offline");
+    let (_tmp, dir) = temp_dir("off");
+    let err =
+        fetch_file(entry, file, &format!("http://127.0.0.1:{port}"), &dir).expect_err("offline");
     let msg = err.to_string();
     assert!(matches!(err, StoreError::Unreachable { .. }), "{msg}");
     assert!(
@@ -109,7 +111,7 @@ fn every_published_file_is_fetched_verified_and_then_found_present() {
             })
             .collect();
         let mirror = Mirror::serve(served);
-        let dir = temp_dir(form.name());
+        let (_tmp, dir) = temp_dir(form.name());
         for (e, f) in &chosen {
             let got = fetch_file(e, f, mirror.url(), &dir).expect("fetch");
             assert_eq!(got, Fetched::Written(dir.join(file_name(e, f))));
@@ -127,13 +129,12 @@ fn every_published_file_is_fetched_verified_and_then_found_present() {
         let checked = verify_dir(&dir).expect("verify");
         assert_eq!(checked.len(), 8);
         assert!(checked.iter().all(|(_, r)| r.is_ok()), "{checked:?}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 
 #[test]
 fn verify_refuses_unknown_renamed_and_tampered_files() {
-    let dir = temp_dir("verify");
+    let (_tmp, dir) = temp_dir("verify");
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("notes.txt"), b"hello").expect("write");
     let (entry, file) = v7_1(FileForm::Lfa2);
@@ -164,5 +165,4 @@ fn verify_refuses_unknown_renamed_and_tampered_files() {
         msg.contains(&file_name(e2, f2)) && msg.contains("version 7, 2 attribute"),
         "{msg}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

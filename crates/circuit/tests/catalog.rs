@@ -60,15 +60,19 @@ fn catalogued_file_skips_id_recomputation_and_reports_its_spec() {
 #[test]
 fn generator_refuses_a_file_named_for_another_circuit() {
     longfellow_testvectors::require!();
-    let dir = std::env::temp_dir().join(format!("longfellow-catalog-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
+    // Removed when the test ends, also when an assertion fails.
+    let tmp = tempfile::Builder::new()
+        .prefix("longfellow-catalog-")
+        .tempdir()
+        .expect("tmp");
+    let dir = tmp.path();
     let bytes = read(
         "google/mdoc/circuits/137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6.lfa2",
     );
     // v6/1-attr contents under the v7/1-attr name.
     let wrong = dir.join("8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121.lfa2");
     std::fs::write(&wrong, &bytes).expect("write");
-    let r = catalog::generate(&dir);
+    let r = catalog::generate(dir);
     assert!(
         matches!(r, Err(catalog::CatalogGenError::Mismatch { .. })),
         "{r:?}"
@@ -77,8 +81,7 @@ fn generator_refuses_a_file_named_for_another_circuit() {
     std::fs::remove_file(&wrong).expect("rm");
     let right = dir.join("137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6.lfa2");
     std::fs::write(&right, &bytes).expect("write");
-    let src = catalog::generate(&dir).expect("generate");
+    let src = catalog::generate(dir).expect("generate");
     assert!(src.contains("FileForm::Lfa2"));
     assert!(src.contains(&format!("size: {},", bytes.len())));
-    let _ = std::fs::remove_dir_all(&dir);
 }

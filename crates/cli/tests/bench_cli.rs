@@ -42,11 +42,14 @@ fn bench(args: &[&str]) -> String {
     stdout
 }
 
-/// A fresh directory per test (tests run in parallel).
-fn temp_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-bench-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh directory per test (tests run in parallel), held by the test and
+/// removed when it ends, also when an assertion fails (the guard drops while
+/// unwinding).
+fn temp_dir(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("longfellow-bench-{test}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// The stored reference proof's size, read independently of the CLI.
@@ -58,7 +61,10 @@ fn reference_proof_len() -> usize {
 fn one_run_writes_csv_and_json_with_every_phase() {
     longfellow_testvectors::require!();
     let dir = temp_dir("run");
-    let (csv, json) = (dir.join("results.csv"), dir.join("summary.json"));
+    let (csv, json) = (
+        dir.path().join("results.csv"),
+        dir.path().join("summary.json"),
+    );
     let stdout = bench(&[
         "--reference",
         "--runs",
@@ -120,7 +126,6 @@ fn one_run_writes_csv_and_json_with_every_phase() {
         let median = &v["phases"][phase]["wall_ms"]["median"];
         assert!(median.as_f64().is_some(), "{phase}: {median}");
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -145,7 +150,7 @@ fn only_verify_accepts_the_stored_proof_and_rejects_an_altered_one() {
     let mid = proof.len() / 2;
     proof[mid] ^= 1;
     let dir = temp_dir("altered");
-    let path = dir.join("proof.bin");
+    let path = dir.path().join("proof.bin");
     std::fs::write(&path, &proof).expect("write proof");
     let out = Command::new(env!("CARGO_BIN_EXE_longfellow"))
         .args([
@@ -161,7 +166,6 @@ fn only_verify_accepts_the_stored_proof_and_rejects_an_altered_one() {
         .expect("run longfellow");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("verify_ok=false"));
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

@@ -74,9 +74,12 @@ fn inspect_single_circuits() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let dir = std::env::temp_dir().join(format!("longfellow-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let bad = dir.join("bad");
+    // Removed when the test ends, also when an assertion fails.
+    let dir = tempfile::Builder::new()
+        .prefix("longfellow-cli-")
+        .tempdir()
+        .expect("tmp");
+    let bad = dir.path().join("bad");
     std::fs::write(&bad, b"LFC2\x01\x02").expect("write");
     for args in [
         vec!["circuit", "inspect", bad.to_str().unwrap_or_default()],
@@ -88,5 +91,4 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(out.stdout.is_empty());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use longfellow_testvectors::hostile;
+use tempfile::TempDir;
 
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 
@@ -20,17 +21,18 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_longfellow"))
 }
 
-/// A file in the scratch directory of one test. The tests of this binary run
-/// on parallel threads of one process, so each writes its own directory:
-/// sharing one let a test truncate `request.json` while another test's child
-/// was reading it (an empty request, exit 2 where 1 was expected).
-fn scratch(test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "longfellow-hostile-cli-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
+/// The scratch directory of one test, held by the test and removed when it
+/// ends, also when an assertion fails (the guard drops while unwinding):
+/// runs left one directory per test in the temp dir. The tests of this
+/// binary run on parallel threads of one process, so each writes its own
+/// directory: sharing one let a test truncate `request.json` while another
+/// test's child was reading it (an empty request, exit 2 where 1 was
+/// expected).
+fn scratch(test: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("longfellow-hostile-cli-{test}-"))
+        .tempdir()
+        .expect("scratch dir")
 }
 
 fn s(p: &Path) -> &str {
@@ -48,7 +50,7 @@ struct Valid {
     proof: PathBuf,
 }
 
-fn valid(test: &str) -> Valid {
+fn valid(dir: &Path) -> Valid {
     let case: serde_json::Value = serde_json::from_slice(
         &std::fs::read(
             longfellow_testvectors::workspace_root().join("test-vectors/synthetic/mdl-valid.json"),
@@ -60,7 +62,7 @@ fn valid(test: &str) -> Valid {
     let first = request["attributes"][0].clone();
     request["attributes"] = serde_json::json!([first]);
     let write = |name: &str, bytes: &[u8]| {
-        let p = scratch(test, name);
+        let p = dir.join(name);
         std::fs::write(&p, bytes).expect("write");
         p
     };
@@ -74,12 +76,12 @@ fn valid(test: &str) -> Valid {
     }
 }
 
-/// Every corpus file written to the scratch directory, with its name.
-fn corpus(test: &str) -> Vec<(String, PathBuf)> {
+/// Every corpus file written to the scratch directory `dir`, with its name.
+fn corpus(dir: &Path) -> Vec<(String, PathBuf)> {
     hostile::files()
         .into_iter()
         .map(|(name, bytes)| {
-            let p = scratch(test, &format!("hostile-{name}"));
+            let p = dir.join(format!("hostile-{name}"));
             std::fs::write(&p, bytes).expect("write");
             (name, p)
         })
@@ -98,7 +100,8 @@ fn clean_failure(what: &str, out: &Output, code: i32) {
 
 #[test]
 fn circuit_inspect_refuses_every_file() {
-    for (name, path) in corpus("inspect") {
+    let dir = scratch("inspect");
+    for (name, path) in corpus(dir.path()) {
         let out = bin()
             .args(["circuit", "inspect", s(&path)])
             .output()
@@ -110,8 +113,9 @@ fn circuit_inspect_refuses_every_file() {
 #[test]
 fn every_file_as_a_circuit_or_a_request() {
     longfellow_testvectors::require!();
-    let v = valid("circuit-request");
-    for (name, f) in corpus("circuit-request") {
+    let dir = scratch("circuit-request");
+    let v = valid(dir.path());
+    for (name, f) in corpus(dir.path()) {
         let runs: [(&str, Vec<&str>); 5] = [
             (
                 "verify --circuit",
@@ -199,9 +203,10 @@ fn every_file_as_a_circuit_or_a_request() {
 #[test]
 fn every_file_as_a_credential() {
     longfellow_testvectors::require!();
-    let v = valid("credential");
-    for (name, f) in corpus("credential") {
-        let out_path = scratch("credential", &format!("proof-of-{name}"));
+    let dir = scratch("credential");
+    let v = valid(dir.path());
+    for (name, f) in corpus(dir.path()) {
+        let out_path = dir.path().join(format!("proof-of-{name}"));
         let out = bin()
             .args([
                 "mdoc",
@@ -246,8 +251,9 @@ fn every_file_as_a_credential() {
 #[test]
 fn every_file_as_a_proof() {
     longfellow_testvectors::require!();
-    let v = valid("proof");
-    for (name, f) in corpus("proof") {
+    let dir = scratch("proof");
+    let v = valid(dir.path());
+    for (name, f) in corpus(dir.path()) {
         let out = bin()
             .args([
                 "mdoc",
@@ -270,7 +276,8 @@ fn every_file_as_a_proof() {
 #[test]
 fn closed_or_full_stdout_with_every_file() {
     let full = Path::new("/dev/full").exists();
-    for (name, f) in corpus("stdout") {
+    let dir = scratch("stdout");
+    for (name, f) in corpus(dir.path()) {
         let mut child = bin()
             .args(["circuit", "inspect", s(&f)])
             .stdout(Stdio::piped())

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use tempfile::TempDir;
+
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 const CASE: &str = "birthdate_1971_09_01-mdoc[3].json";
 
@@ -13,15 +15,20 @@ fn run(args: &[&str]) -> Output {
         .expect("run longfellow")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-mdoc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
+/// The scratch directory of one test, held by the test and removed when it
+/// ends, also when an assertion fails (the guard drops while unwinding):
+/// runs left one directory in the temp dir. Tests run in parallel, so each
+/// has its own and no test reads a file another is rewriting.
+fn scratch() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("longfellow-mdoc-cli-")
+        .tempdir()
+        .expect("scratch dir")
 }
 
 /// Writes the reference proof's request (family_name of the reference case)
-/// and DeviceResponse; returns their paths.
-fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
+/// and DeviceResponse into `dir`; returns their paths.
+fn inputs(dir: &Path, value_cbor_hex: &str) -> (PathBuf, PathBuf) {
     let case = longfellow_testvectors::google::mdoc_case(CASE);
     let request = serde_json::json!({
         "pkx": format!("0x{}", hex::encode(case.pkx)),
@@ -32,13 +39,9 @@ fn inputs(value_cbor_hex: &str) -> (PathBuf, PathBuf) {
         "attributes": [{"namespace": "org.iso.18013.5.1", "id": "family_name",
                         "value_cbor_hex": value_cbor_hex}],
     });
-    // Tests run in parallel: each call writes files of its own, so no test
-    // reads a file another is rewriting.
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let req = scratch(&format!("req-{value_cbor_hex}-{n}.json"));
+    let req = dir.join(format!("req-{value_cbor_hex}.json"));
     std::fs::write(&req, request.to_string()).expect("write request");
-    let mdoc = scratch(&format!("mdoc-{n}.cbor"));
+    let mdoc = dir.join("mdoc.cbor");
     std::fs::write(&mdoc, &case.mdoc).expect("write mdoc");
     (req, mdoc)
 }
@@ -62,10 +65,11 @@ fn one_line_error(out: &Output, code: i32) {
 #[test]
 fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
     longfellow_testvectors::require!();
+    let dir = scratch();
     // "Mustermann", the case's family_name.
-    let (req, mdoc) = inputs("6a4d75737465726d616e6e");
+    let (req, mdoc) = inputs(dir.path(), "6a4d75737465726d616e6e");
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
-    let proof = scratch("proof.bin");
+    let proof = dir.path().join("proof.bin");
     let out = run(&[
         "mdoc",
         "prove",
@@ -107,7 +111,7 @@ fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
 
     let mut bad = expected.clone();
     bad[1000] ^= 4;
-    let bad_path = scratch("bad-proof.bin");
+    let bad_path = dir.path().join("bad-proof.bin");
     std::fs::write(&bad_path, bad).expect("write");
     let out = run(&[
         "mdoc",
@@ -127,9 +131,10 @@ fn prove_reproduces_the_reference_proof_and_verify_accepts_it() {
 fn refusals_exit_1_and_bad_input_exits_2() {
     longfellow_testvectors::require!();
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let dir = scratch();
     // A value the credential does not hold: the prover refuses, writes nothing.
-    let (req, mdoc) = inputs("6a4d75737465726d616e6f");
-    let proof = scratch("refused.bin");
+    let (req, mdoc) = inputs(dir.path(), "6a4d75737465726d616e6f");
+    let proof = dir.path().join("refused.bin");
     let out = run(&[
         "mdoc",
         "prove",
@@ -148,9 +153,9 @@ fn refusals_exit_1_and_bad_input_exits_2() {
     assert!(!proof.exists());
 
     // Unreadable request, missing files, a non-circuit file.
-    let junk = scratch("junk.json");
+    let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{not json").expect("write");
-    let bad_now = scratch("bad-now.json");
+    let bad_now = dir.path().join("bad-now.json");
     let text = std::fs::read_to_string(&req).expect("request");
     std::fs::write(
         &bad_now,
@@ -170,7 +175,7 @@ fn refusals_exit_1_and_bad_input_exits_2() {
         ]),
         2,
     );
-    let missing = scratch("missing");
+    let missing = dir.path().join("missing");
     for args in [
         vec![
             "mdoc",
@@ -224,7 +229,8 @@ fn refusals_exit_1_and_bad_input_exits_2() {
 #[test]
 fn verify_accepts_every_published_circuit_form() {
     longfellow_testvectors::require!();
-    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let dir = scratch();
+    let (req, _) = inputs(dir.path(), "6a4d75737465726d616e6e");
     let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
     for suffix in ["", ".lfa1"] {
         let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}{suffix}"));
@@ -267,7 +273,8 @@ fn bin() -> Command {
 #[test]
 fn verify_to_full_stdout_is_not_a_success() {
     longfellow_testvectors::require!();
-    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let dir = scratch();
+    let (req, _) = inputs(dir.path(), "6a4d75737465726d616e6e");
     let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V7_1}.bin"));
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
     let args = [
@@ -295,7 +302,8 @@ fn verify_to_full_stdout_is_not_a_success() {
 #[test]
 fn prove_refuses_requests_the_strict_reader_refuses() {
     longfellow_testvectors::require!();
-    let (req, mdoc) = inputs("6a4d75737465726d616e6e");
+    let dir = scratch();
+    let (req, mdoc) = inputs(dir.path(), "6a4d75737465726d616e6e");
     let good = std::fs::read_to_string(&req).expect("request");
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
     let variants = [
@@ -321,9 +329,9 @@ fn prove_refuses_requests_the_strict_reader_refuses() {
         ),
     ];
     for (name, json, expect) in variants {
-        let path = scratch(&format!("request-{name}.json"));
+        let path = dir.path().join(format!("request-{name}.json"));
         std::fs::write(&path, &json).expect("write");
-        let proof = scratch(&format!("proof-{name}.bin"));
+        let proof = dir.path().join(format!("proof-{name}.bin"));
         let out = bin()
             .args([
                 "mdoc",
@@ -354,7 +362,8 @@ fn verify_names_the_circuit_a_foreign_proof_was_made_for() {
     const V6_1: &str = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6";
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
     let proof = longfellow_testvectors::path(&format!("google/mdoc/proofs/{V6_1}.bin"));
-    let (req, _) = inputs("6a4d75737465726d616e6e");
+    let dir = scratch();
+    let (req, _) = inputs(dir.path(), "6a4d75737465726d616e6e");
     let out = run(&[
         "mdoc",
         "verify",

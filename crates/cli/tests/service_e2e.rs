@@ -16,7 +16,7 @@ use rand_core::SeedableRng;
 use serde_json::Value;
 
 mod support;
-use support::{http, pem, profile, scratch, start, t, write};
+use support::{http, pem, profile, start, t, Scratch};
 
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 const V7_2: &str = "6a5810683e62b6d7766ebd0d7ca72518a2b8325418142adcadb10d51dbbcd5ad";
@@ -117,7 +117,8 @@ fn issuer_to_wallet_to_service() {
         .expect("mdoc");
 
     let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
-    let circuit_dir = scratch("circuits");
+    let dir = Scratch::new("service-e2e");
+    let circuit_dir = dir.path("circuits");
     std::fs::create_dir_all(&circuit_dir).expect("dir");
     let link = circuit_dir.join(format!("{V7_1}.lfa2"));
     if !link.exists() {
@@ -125,14 +126,14 @@ fn issuer_to_wallet_to_service() {
     }
 
     // Wallet: mdoc present.
-    let out = scratch("zkresponse.cbor");
+    let out = dir.path("zkresponse.cbor");
     let status = Command::new(env!("CARGO_BIN_EXE_longfellow"))
         .args(["mdoc", "present", "--circuit"])
         .arg(&circuit)
         .arg("--mdoc")
-        .arg(write("mdoc.cbor", &mdoc.device_response))
+        .arg(dir.write("mdoc.cbor", &mdoc.device_response))
         .arg("--transcript")
-        .arg(write("transcript.cbor", &transcript))
+        .arg(dir.write("transcript.cbor", &transcript))
         .args([
             "--attribute",
             "eu.europa.ec.av.1/age_over_18",
@@ -166,9 +167,9 @@ fn issuer_to_wallet_to_service() {
         .args(["serve", "--port", "0", "--circuit-dir"])
         .arg(&circuit_dir)
         .arg("--vical")
-        .arg(write("bad-vical.cbor", &bad_list))
+        .arg(dir.write("bad-vical.cbor", &bad_list))
         .arg("--vical-signer")
-        .arg(write("signer.pem", pem(&signer).as_bytes()))
+        .arg(dir.write("signer.pem", pem(&signer).as_bytes()))
         .args(["--verify-time", NOW])
         .output()
         .expect("serve");
@@ -181,9 +182,9 @@ fn issuer_to_wallet_to_service() {
         "--circuit-dir".into(),
         circuit_dir.display().to_string(),
         "--vical".into(),
-        write("vical.cbor", &list).display().to_string(),
+        dir.write("vical.cbor", &list).display().to_string(),
         "--vical-signer".into(),
-        write("signer.pem", pem(&signer).as_bytes())
+        dir.write("signer.pem", pem(&signer).as_bytes())
             .display()
             .to_string(),
         "--verify-time".into(),

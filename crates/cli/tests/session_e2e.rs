@@ -23,7 +23,7 @@ use rand_core::SeedableRng;
 use serde_json::{json, Value};
 
 mod support;
-use support::{http, pem, profile, scratch, start, t, write, Server};
+use support::{http, pem, profile, start, t, Scratch, Server};
 
 const V7_1: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
 const NOW: &str = "2026-06-01T12:00:00Z";
@@ -67,11 +67,13 @@ fn respond(addr: SocketAddr, session: &Value, body: &[u8]) -> (u16, Value) {
     post(addr, &format!("/sessions/{id}/response"), body)
 }
 
-/// The wallet's world: the issuer keys and the circuit.
+/// The wallet's world: the issuer keys, the circuit and the test's scratch
+/// directory (removed with the wallet when the test ends).
 struct Wallet {
     rng: ChaCha20Rng,
     ds_key: IssuerKey,
     ds: Vec<u8>,
+    scratch: Scratch,
 }
 
 impl Wallet {
@@ -95,14 +97,14 @@ impl Wallet {
         let transcript = transcript_of(session, origin);
         let mdoc = self.mdoc_for(&transcript);
         let circuit = longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
-        let out = scratch(&format!("{name}.json"));
+        let out = self.scratch.path(&format!("{name}.json"));
         let run = Command::new(env!("CARGO_BIN_EXE_longfellow"))
             .args(["mdoc", "present", "--circuit"])
             .arg(&circuit)
             .arg("--mdoc")
-            .arg(write(&format!("{name}-mdoc.cbor"), &mdoc))
+            .arg(self.scratch.write(&format!("{name}-mdoc.cbor"), &mdoc))
             .arg("--session-request")
-            .arg(write(
+            .arg(self.scratch.write(
                 &format!("{name}-request.json"),
                 session.to_string().as_bytes(),
             ))
@@ -200,9 +202,16 @@ fn website_session_to_wallet_to_service() {
         "Session IACA",
         &mut rng,
     );
-    let mut wallet = Wallet { rng, ds_key, ds };
-    let roots = write("session-roots.pem", pem(&root).as_bytes());
-    let circuit_dir = scratch("session-circuits");
+    let mut wallet = Wallet {
+        rng,
+        ds_key,
+        ds,
+        scratch: Scratch::new("session-e2e"),
+    };
+    let roots = wallet
+        .scratch
+        .write("session-roots.pem", pem(&root).as_bytes());
+    let circuit_dir = wallet.scratch.path("session-circuits");
     std::fs::create_dir_all(&circuit_dir).expect("dir");
     let link = circuit_dir.join(format!("{V7_1}.lfa2"));
     if !link.exists() {

@@ -167,10 +167,12 @@ fn the_case_sweep_expects_exactly_the_reference_refusals() {
 #[test]
 fn a_peer_provers_proof_is_also_checked_by_our_verifier() {
     longfellow_testvectors::require!();
-    let dir =
-        std::env::temp_dir().join(format!("longfellow-conformance-pv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let script = dir.join("stored.sh");
+    // Removed when the test ends, also when an assertion fails.
+    let dir = tempfile::Builder::new()
+        .prefix("longfellow-conformance-pv-")
+        .tempdir()
+        .expect("dir");
+    let script = dir.path().join("stored.sh");
     std::fs::write(
         &script,
         format!(
@@ -190,7 +192,6 @@ fn a_peer_provers_proof_is_also_checked_by_our_verifier() {
     o.peer_prover = Some(format!("sh {}", script.display()));
     let mut out = CollectReporter::default();
     let s = run(&o, &mut out);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!((s.passed, s.failed), (1, 0), "{:?}", out.results);
     assert!(
         out.results[0].reason.contains("accepted by our verifier"),

@@ -12,16 +12,34 @@ use base64::Engine;
 use longfellow_mdoc_issuer::pki::CertificateProfile;
 use longfellow_mdoc_issuer::Tdate;
 
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("longfellow-service-e2e-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
-}
+/// The scratch directory of one test, held by the test and removed when it
+/// ends, also when an assertion fails (the guard drops while unwinding):
+/// runs left one directory per test binary in the temp dir. Each test makes
+/// its own, so tests on parallel threads never share files or remove each
+/// other's.
+pub struct Scratch(tempfile::TempDir);
 
-pub fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = scratch(name);
-    std::fs::write(&p, bytes).expect("write");
-    p
+impl Scratch {
+    /// A fresh directory `longfellow-<test>-<random>` in the temp dir.
+    pub fn new(test: &str) -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("longfellow-{test}-"))
+            .tempdir()
+            .expect("scratch dir");
+        Self(dir)
+    }
+
+    /// The path of `name` in the directory (nothing is created).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+
+    /// Writes `bytes` to `name` in the directory; returns its path.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, bytes).expect("write");
+        p
+    }
 }
 
 pub fn pem(der: &[u8]) -> String {
