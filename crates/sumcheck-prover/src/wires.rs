@@ -546,14 +546,12 @@ pub(crate) struct Pairing {
 enum PairSlots {
     /// One slot per possible code (`u32::MAX` = not seen): small tables.
     Direct(Vec<u32>, usize),
-    /// Open addressing over `(code, position)`, at most half full, doubled
-    /// as pairs arrive: tables whose square would be too big to map
-    /// directly. Sized by the pairs seen, not by the limit: a layer of the
-    /// mdoc hash circuit sees 1–12 K distinct pairs where the limit allows
-    /// 56 K, and the 2 MB table that limit would ask for was allocated,
-    /// zeroed and freed on each binding (on two threads, twice, with one
-    /// copy left in the helper thread's malloc arena, which showed as up
-    /// to 1.7 MB more peak memory).
+    /// Open addressing over `(code, position)`, at most half full: tables
+    /// whose square would be too big to map directly. Sized from the table
+    /// length and doubled as pairs arrive, not sized for the limit: a
+    /// layer of the mdoc hash circuit sees 2–12 K distinct pairs where the
+    /// limit allows up to 56 K, and the 2 MB of slots that limit asked for
+    /// were allocated and filled on every such binding.
     Hashed(Vec<(u64, u32)>),
 }
 
@@ -570,8 +568,9 @@ impl PairSlots {
         if width * width <= 1 << 18 {
             Self::Direct(vec![u32::MAX; width * width], width)
         } else {
-            // The mdoc hash circuit's layers see one to four distinct
-            // pairs per table entry: room for four rarely grows.
+            // The mdoc hash circuit's hashed layers see two to six
+            // distinct pairs per table entry over the whole array (fewer
+            // per half): room for four per entry seldom grows.
             let n = (8 * t).next_power_of_two();
             Self::Hashed(vec![
                 (u64::MAX, 0);
