@@ -96,9 +96,18 @@ where
         let mut tableau = longfellow_par::filled(p.nrow * p.block_enc, F::ZERO);
         fill_messages(p, &mut tableau, witness, subfield_boundary, quad, rng);
 
-        longfellow_par::for_each_row_mut(&mut tableau, p.block_enc, |i, row| {
-            encoders.for_row(p, i).0.extend(row)
-        });
+        // The encoders' working memory comes from this thread (see
+        // `for_each_row_mut_with`), one buffer per worker, reused per row.
+        let mut scratch: Vec<_> = (0..longfellow_par::threads())
+            .map(|_| encoders.scratch())
+            .collect();
+        longfellow_par::for_each_row_mut_with(
+            &mut tableau,
+            p.block_enc,
+            &mut scratch,
+            |i, row, s| encoders.for_row(p, i).0.extend_with(row, s),
+        );
+        drop(scratch);
 
         Self::seal(p, tableau, quad, rng, KeptRows::after_commit)
     }
@@ -324,9 +333,18 @@ fn fill_messages<F: Field, R: RngCore + ?Sized>(
 /// instead of once per column.
 const LEAF_GROUP: usize = 8;
 
+/// Bytes of a column gathered per hash update: enough (32 rows of
+/// GF(2^128), 16 of P-256) that the per-call cost of `update` is small
+/// against the compressions it runs.
+const UPDATE_BYTES: usize = 512;
+
 /// `SHA-256(nonce ‖ column c of every row)` (full-field encodings) for the
-/// committed columns `first..first + nonces.len()`: each column is gathered
-/// into a buffer, then hashed in one call.
+/// committed columns `first..first + nonces.len()`. The columns' hashes run
+/// side by side, each fed a few rows at a time from a stack buffer: the
+/// group's rows share cache lines, so the row-major tableau is still read
+/// once. (Gathering whole columns first allocated a column-sized buffer per
+/// column on whichever thread ran the group; what a helper thread frees
+/// stays in its malloc arena and raised the two-thread peak.)
 fn column_leaves<F: Field>(
     nonces: &[[u8; 32]],
     tableau: &[F],
@@ -334,22 +352,28 @@ fn column_leaves<F: Field>(
     first: usize,
 ) -> Vec<[u8; 32]> {
     let start = p.dblock + first;
-    let mut columns = vec![Vec::with_capacity(p.nrow * F::BYTES); nonces.len()];
-    for row in tableau.chunks_exact(p.block_enc) {
-        for (column, e) in columns.iter_mut().zip(&row[start..start + nonces.len()]) {
-            column.extend_from_slice(e.to_repr().as_ref());
+    let mut hashes: Vec<Sha256> = nonces.iter().map(Sha256::new_with_prefix).collect();
+    let rows_per_update = (UPDATE_BYTES / F::BYTES).max(1);
+    let mut buf = [0u8; UPDATE_BYTES];
+    for rows in tableau.chunks(rows_per_update * p.block_enc) {
+        for (c, h) in hashes.iter_mut().enumerate() {
+            let mut len = 0;
+            for row in rows.chunks_exact(p.block_enc) {
+                let repr = row[start + c].to_repr();
+                let bytes = repr.as_ref();
+                match buf.get_mut(len..len + bytes.len()) {
+                    Some(slot) => {
+                        slot.copy_from_slice(bytes);
+                        len += bytes.len();
+                    }
+                    // An element wider than the buffer goes in by itself.
+                    None => h.update(bytes),
+                }
+            }
+            h.update(&buf[..len]);
         }
     }
-    nonces
-        .iter()
-        .zip(&columns)
-        .map(|(nonce, column)| {
-            let mut h = Sha256::new();
-            h.update(nonce);
-            h.update(column);
-            h.finalize().into()
-        })
-        .collect()
+    hashes.into_iter().map(|h| h.finalize().into()).collect()
 }
 
 #[cfg(test)]

@@ -57,6 +57,48 @@ where
     }
 }
 
+/// Calls `f(i, row, state)` for each consecutive `n`-item row `i` of
+/// `rows`, the rows cut into one contiguous run per element of `states`,
+/// each run a task of its own that uses only its own state.
+///
+/// For loops whose tasks need working memory: the caller allocates the
+/// states (one per thread, [`threads`]), on its own thread. A buffer that a
+/// helper thread allocates and frees stays in that thread's malloc arena,
+/// which raised the two-thread prover's peak.
+///
+/// # Panics
+///
+/// If `states` is empty while there are rows, or `n` is 0.
+pub fn for_each_row_mut_with<T: Send, S: Send, G>(rows: &mut [T], n: usize, states: &mut [S], f: G)
+where
+    G: Fn(usize, &mut [T], &mut S) + Sync + Send,
+{
+    assert!(n > 0, "rows of no items");
+    let total = rows.len().div_ceil(n);
+    if total == 0 {
+        return;
+    }
+    assert!(!states.is_empty(), "rows but no state to run them with");
+    let per = total.div_ceil(states.len());
+    let run = |k: usize, part: &mut [T], state: &mut S| {
+        for (j, row) in part.chunks_mut(n).enumerate() {
+            f(k * per + j, row, state);
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        rows.par_chunks_mut(per * n)
+            .zip(states.par_iter_mut())
+            .enumerate()
+            .for_each(|(k, (part, state))| run(k, part, state));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for (k, (part, state)) in rows.chunks_mut(per * n).zip(states.iter_mut()).enumerate() {
+        run(k, part, state);
+    }
+}
+
 /// Sets `slots[k] = f(k)` for every slot, tasks taking at least `min_len`
 /// slots each.
 pub fn fill_indexed<T: Send, G>(slots: &mut [T], min_len: usize, f: G)

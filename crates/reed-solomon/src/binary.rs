@@ -187,15 +187,22 @@ impl<F: Field> RsEncoder<F> for AdditiveFftEncoder<F> {
         self.n
     }
 
-    /// Allocates one scratch block of `N < 2k` elements per call.
-    fn extend(&self, row: &mut [F]) {
+    /// One block of `N < 2k` elements.
+    type Scratch = Vec<F>;
+
+    fn scratch(&self) -> Vec<F> {
+        vec![F::ZERO; 1 << self.log_block]
+    }
+
+    fn extend_with(&self, row: &mut [F], coeffs: &mut Vec<F>) {
         check_row_len(row.len(), self.n);
         let (k, n, l) = (self.k, self.n, self.log_block);
         let block = 1usize << l;
 
-        let mut coeffs = vec![F::ZERO; block];
+        coeffs.clear();
+        coeffs.resize(block, F::ZERO);
         coeffs[..k].copy_from_slice(&row[..k]);
-        self.bidirectional(l, 0, k, &mut coeffs);
+        self.bidirectional(l, 0, k, coeffs);
         let first_end = n.min(block);
         row[k..first_end].copy_from_slice(&coeffs[k..first_end]);
         // Degree < k: the remaining coefficients are zero.
@@ -206,12 +213,12 @@ impl<F: Field> RsEncoder<F> for AdditiveFftEncoder<F> {
             let end = pos + block;
             if end <= n {
                 let out = &mut row[pos..end];
-                out.copy_from_slice(&coeffs);
+                out.copy_from_slice(coeffs);
                 self.fft(l, pos, out);
             } else {
                 // Last, partial block: `coeffs` is no longer needed.
                 let r = n - pos;
-                self.fft_prefix(l, pos, r, &mut coeffs);
+                self.fft_prefix(l, pos, r, coeffs);
                 row[pos..].copy_from_slice(&coeffs[..r]);
             }
             pos = end;

@@ -57,8 +57,13 @@ impl<F: Field> RsEncoder<F> for LagrangeEncoder<F> {
         self.n
     }
 
-    /// Allocates two scratch vectors of `k` elements per call.
-    fn extend(&self, row: &mut [F]) {
+    /// None: the two vectors of `k` elements it works in are allocated per
+    /// call (this encoder is the slow generic fallback, not the provers').
+    type Scratch = ();
+
+    fn scratch(&self) {}
+
+    fn extend_with(&self, row: &mut [F], _: &mut ()) {
         check_row_len(row.len(), self.n);
         let (inputs, outputs) = row.split_at_mut(self.k);
         let weighted: Vec<F> = inputs

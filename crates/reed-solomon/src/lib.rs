@@ -33,7 +33,7 @@ mod prime;
 
 pub use binary::AdditiveFftEncoder;
 pub use lagrange::LagrangeEncoder;
-pub use prime::PrimeFftEncoder;
+pub use prime::{PrimeFftEncoder, PrimeScratch};
 
 use longfellow_field::{Field, FieldKind, Fp128, Fp256, Gf2_128};
 
@@ -102,7 +102,30 @@ pub trait RsEncoder<F>: Send + Sync {
     ///
     /// If `row.len() != n`. Row lengths are fixed by the caller's parameters,
     /// never read from untrusted data, so a mismatch is a bug in the caller.
-    fn extend(&self, row: &mut [F]);
+    fn extend(&self, row: &mut [F]) {
+        let mut scratch = self.scratch();
+        self.extend_with(row, &mut scratch);
+    }
+
+    /// The working memory [`Self::extend_with`] takes (`()` for an encoder
+    /// that needs none).
+    type Scratch: Send;
+
+    /// Working memory for [`Self::extend_with`], allocated here at its full
+    /// size. A caller that extends many rows allocates it once, and on the
+    /// thread of its choice: buffers a helper thread allocates and frees
+    /// stay in that thread's malloc arena, which raises a parallel
+    /// prover's peak.
+    fn scratch(&self) -> Self::Scratch;
+
+    /// [`Self::extend`] in the working memory `scratch` (from
+    /// [`Self::scratch`]; any other value is resized first); the output does
+    /// not depend on what `scratch` held.
+    ///
+    /// # Panics
+    ///
+    /// As [`Self::extend`].
+    fn extend_with(&self, row: &mut [F], scratch: &mut Self::Scratch);
 }
 
 /// Fields with a fast Reed–Solomon encoder.

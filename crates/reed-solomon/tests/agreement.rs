@@ -41,12 +41,40 @@ fn check_encoder<F: Field, E: RsEncoder<F>>(enc: &E, seed: u64, what: &str) {
     assert!(row == expect, "{what}: k = {k}, n = {n}");
 }
 
+/// [`check_encoder`] through `extend_with` in the caller's `scratch`.
+fn check_encoder_with<F: Field, E: RsEncoder<F>>(
+    enc: &E,
+    scratch: &mut E::Scratch,
+    seed: u64,
+    what: &str,
+) {
+    let (k, n) = (enc.k(), enc.n());
+    let expect = random_codeword::<F>(k, n, seed);
+    let mut row = expect.clone();
+    for x in &mut row[k..] {
+        *x = F::from_u64(0xbeef);
+    }
+    enc.extend_with(&mut row, scratch);
+    assert!(row == expect, "{what}: k = {k}, n = {n}");
+}
+
 fn check_sizes<F: RsField>(sizes: &[(usize, usize)], lagrange_too: bool) {
+    // Working memory carried over from the previous (other-sized) encoder:
+    // what it holds, and its size, must not matter.
+    let mut carried: Option<<F::Encoder as RsEncoder<F>>::Scratch> = None;
     for (i, &(k, n)) in sizes.iter().enumerate() {
         let fast = F::rs_encoder(k, n).expect("valid sizes");
         check_encoder(&fast, i as u64, "fast");
         // Reuse: a second row through the same encoder.
         check_encoder(&fast, 1000 + i as u64, "fast (reused)");
+        // Two rows in one scratch: the second starts from the first's data.
+        let mut scratch = fast.scratch();
+        check_encoder_with(&fast, &mut scratch, 3000 + i as u64, "fast, own scratch");
+        check_encoder_with(&fast, &mut scratch, 4000 + i as u64, "fast, scratch reused");
+        if let Some(mut other) = carried.take() {
+            check_encoder_with(&fast, &mut other, 5000 + i as u64, "fast, other's scratch");
+        }
+        carried = Some(scratch);
         if lagrange_too {
             let slow = LagrangeEncoder::<F>::new(k, n).expect("valid sizes");
             check_encoder(&slow, 2000 + i as u64, "lagrange");

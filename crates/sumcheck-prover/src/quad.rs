@@ -202,15 +202,27 @@ impl<F: Field> HQuad<F> {
     {
         let n = self.h.len();
         let parts = par::parts_of::<F>(n);
-        // Code-bucketed sums keep a table per part: one part per thread.
-        let chunk = if sums_by_code(w_hand, w_other, n / parts) {
-            n.div_ceil(parts).max(1)
-        } else {
-            par::split_len::<F>()
-        };
-        par::sum_pairs(n, chunk, |range| {
-            direct_coefficients(&self.h, &self.v, range, hand, w_hand, w_other)
+        if !sums_by_code(w_hand, w_other, n / parts) {
+            return par::sum_pairs(n, par::split_len::<F>(), |range| {
+                direct_coefficients(&self.h, &self.v, range, hand, w_hand, w_other)
+            });
+        }
+        // Code-bucketed sums keep a grid per part: one part per thread. The
+        // grids are allocated here, on the calling thread: what a helper
+        // thread allocates and frees stays in its malloc arena and raised
+        // the two-thread peak, while a block freed on the helper goes back
+        // to the arena it came from.
+        let per = n.div_ceil(parts).max(1);
+        let sums: Vec<(usize, GroupSums<F>)> = (0..parts)
+            .map(|k| (k * per, GroupSums::for_wires(w_hand, w_other, per)))
+            .collect();
+        par::map_vec(sums, |(start, mut sums)| {
+            let range = start.min(n)..(start + per).min(n);
+            sums.add_groups((&self.h, &self.v, range), hand, w_hand, w_other);
+            sums.finish(w_hand, w_other)
         })
+        .into_iter()
+        .fold((F::ZERO, F::ZERO), |(a, b), (x, y)| (a + x, b + y))
     }
 
     /// Cut points for `parts` ranges that never separate two partners.

@@ -170,10 +170,12 @@ where
             let first = g * rows_per_task;
             let rows = first..(first + rows_per_task).min(p.nrow);
             let mut scratch = vec![F::ZERO; p.block_enc];
+            let mut working = encoders.scratch();
             let mut picked = Vec::with_capacity(rows.len() * idx.len());
             for row in rows {
                 let message = encoders.for_row(p, row).1;
-                encoders.encode(p, row, &self.row(p, row, message), &mut scratch);
+                let prefix = self.row(p, row, message);
+                encoders.encode(p, row, &prefix, &mut scratch, &mut working);
                 picked.extend(idx.iter().map(|&j| scratch[p.dblock + j]));
             }
             picked
@@ -189,8 +191,9 @@ where
         }
         let encoders = Encoders::<F>::new(p)?;
         let mut tableau = vec![F::ZERO; p.nrow * p.block_enc];
+        let mut working = encoders.scratch();
         for (i, row) in tableau.chunks_exact_mut(p.block_enc).enumerate() {
-            encoders.encode(p, i, &self.row(p, i, p.dblock), row);
+            encoders.encode(p, i, &self.row(p, i, p.dblock), row, &mut working);
         }
         Ok(tableau)
     }
@@ -221,12 +224,25 @@ impl<F: RsField> Encoders<F> {
         }
     }
 
+    /// Working memory for either encoder (both have `block_enc` outputs, so
+    /// the same transform size).
+    pub(crate) fn scratch(&self) -> <F::Encoder as RsEncoder<F>>::Scratch {
+        self.block.scratch()
+    }
+
     /// Writes row `i`'s encoding into `out` (`block_enc` entries) from its
     /// prefix (at least the row's message length), as `commit` encoded it.
-    fn encode(&self, p: &LigeroParams, i: usize, prefix: &[F], out: &mut [F]) {
+    fn encode(
+        &self,
+        p: &LigeroParams,
+        i: usize,
+        prefix: &[F],
+        out: &mut [F],
+        scratch: &mut <F::Encoder as RsEncoder<F>>::Scratch,
+    ) {
         let (encoder, message) = self.for_row(p, i);
         out[..message].copy_from_slice(&prefix[..message]);
-        encoder.extend(out);
+        encoder.extend_with(out, scratch);
     }
 }
 

@@ -47,19 +47,26 @@ impl<F: Field> DirectConvolution<F> {
         }
     }
 
-    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`.
-    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F]) {
+    /// Elements of the transform buffer [`Self::run`] works in.
+    pub(crate) fn buffer_len(&self) -> usize {
+        self.kernel.len()
+    }
+
+    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`. `a` is
+    /// working memory, resized to [`Self::buffer_len`].
+    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F], a: &mut Vec<F>) {
         let k = inputs.len();
-        let mut a = vec![F::ZERO; self.kernel.len()];
+        a.clear();
+        a.resize(self.kernel.len(), F::ZERO);
         for ((a, y), s) in a.iter_mut().zip(inputs).zip(scale) {
             *a = *y * *s;
         }
         let (iota, iota_inv) = (self.iota, -self.iota);
-        dif(&mut a, &self.tw, k, |x| x * iota);
+        dif(a, &self.tw, k, |x| x * iota);
         for (a, h) in a.iter_mut().zip(&self.kernel) {
             *a *= *h;
         }
-        dit(&mut a, &self.tw_inv, |x| x * iota_inv);
+        dit(a, &self.tw_inv, |x| x * iota_inv);
         out.copy_from_slice(&a[k - 1..k - 1 + out.len()]);
     }
 }
@@ -131,11 +138,17 @@ impl<F: Field> PackedConvolution<F> {
         }
     }
 
-    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`.
-    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F]) {
+    /// Elements of `F[i]` in the transform buffer [`Self::run`] works in.
+    pub(crate) fn buffer_len(&self) -> usize {
+        1 << self.log_half
+    }
+
+    /// `x[j] = inputs[j]·scale[j]`; see the module docs for `out`. `z` is
+    /// working memory, resized to [`Self::buffer_len`].
+    pub(crate) fn run(&self, inputs: &[F], scale: &[F], out: &mut [F], z: &mut Vec<Fp2<F>>) {
         let k = inputs.len();
-        let half = 1usize << self.log_half;
-        let mut z = vec![Fp2::ZERO; half];
+        z.clear();
+        z.resize(self.buffer_len(), Fp2::ZERO);
         for (j, (y, s)) in inputs.iter().zip(scale).enumerate() {
             let x = *y * *s;
             let slot = &mut z[j / 2];
@@ -147,13 +160,13 @@ impl<F: Field> PackedConvolution<F> {
         }
         // The inverse transform's fourth root is the conjugate.
         if self.iota_is_i {
-            dif(&mut z, &self.tw, k.div_ceil(2), Fp2::mul_i);
-            self.multiply(&mut z);
-            dit(&mut z, &self.tw_inv, Fp2::mul_neg_i);
+            dif(z, &self.tw, k.div_ceil(2), Fp2::mul_i);
+            self.multiply(z);
+            dit(z, &self.tw_inv, Fp2::mul_neg_i);
         } else {
-            dif(&mut z, &self.tw, k.div_ceil(2), Fp2::mul_neg_i);
-            self.multiply(&mut z);
-            dit(&mut z, &self.tw_inv, Fp2::mul_i);
+            dif(z, &self.tw, k.div_ceil(2), Fp2::mul_neg_i);
+            self.multiply(z);
+            dit(z, &self.tw_inv, Fp2::mul_i);
         }
         for (r, o) in out.iter_mut().enumerate() {
             let idx = k - 1 + r;

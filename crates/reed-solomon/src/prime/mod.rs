@@ -20,6 +20,7 @@ use longfellow_field::{batch_invert, Field, FieldKind};
 
 use crate::{check_row_len, check_sizes, RsEncoder, RsError};
 use conv::{DirectConvolution, PackedConvolution};
+use fp2::Fp2;
 use roots::{fp2_two_adic_root, prime_two_adic_root, BigUint};
 
 /// Fast encoder for prime fields: binomial-coefficient convolution by FFT,
@@ -39,6 +40,14 @@ pub struct PrimeFftEncoder<F> {
     output_scale: Vec<F>,
     /// `None` when `k = n` (nothing to compute).
     conv: Option<Convolution<F>>,
+}
+
+/// The working memory of [`PrimeFftEncoder::extend_with`]: the transform
+/// buffer of whichever convolution the field uses.
+#[derive(Debug, Clone)]
+pub struct PrimeScratch<F> {
+    packed: Vec<Fp2<F>>,
+    direct: Vec<F>,
 }
 
 #[derive(Debug, Clone)]
@@ -127,18 +136,37 @@ impl<F: Field> RsEncoder<F> for PrimeFftEncoder<F> {
         self.n
     }
 
-    /// Allocates one FFT buffer (`size/2` elements of `F[i]` for P-256,
-    /// `size` elements of `F` otherwise, `size` = `n − 1` rounded up to a
-    /// power of two) per call.
-    fn extend(&self, row: &mut [F]) {
+    /// One FFT buffer: `size/2` elements of `F[i]` for P-256, `size`
+    /// elements of `F` otherwise (`size` = `n − 1` rounded up to a power of
+    /// two).
+    type Scratch = PrimeScratch<F>;
+
+    fn scratch(&self) -> PrimeScratch<F> {
+        let mut scratch = PrimeScratch {
+            packed: Vec::new(),
+            direct: Vec::new(),
+        };
+        match &self.conv {
+            Some(Convolution::Packed(c)) => scratch.packed = vec![Fp2::ZERO; c.buffer_len()],
+            Some(Convolution::Direct(c)) => scratch.direct = vec![F::ZERO; c.buffer_len()],
+            None => {}
+        }
+        scratch
+    }
+
+    fn extend_with(&self, row: &mut [F], scratch: &mut PrimeScratch<F>) {
         check_row_len(row.len(), self.n);
         let Some(conv) = &self.conv else {
             return;
         };
         let (inputs, outputs) = row.split_at_mut(self.k);
         match conv {
-            Convolution::Packed(c) => c.run(inputs, &self.input_scale, outputs),
-            Convolution::Direct(c) => c.run(inputs, &self.input_scale, outputs),
+            Convolution::Packed(c) => {
+                c.run(inputs, &self.input_scale, outputs, &mut scratch.packed)
+            }
+            Convolution::Direct(c) => {
+                c.run(inputs, &self.input_scale, outputs, &mut scratch.direct)
+            }
         }
         for (o, s) in outputs.iter_mut().zip(&self.output_scale) {
             *o *= *s;
