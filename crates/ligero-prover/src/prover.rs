@@ -97,7 +97,8 @@ where
         fill_messages(p, &mut tableau, witness, subfield_boundary, quad, rng);
 
         // The encoders' working memory comes from this thread (see
-        // `for_each_row_mut_with`), one buffer per worker, reused per row.
+        // `for_each_row_mut_with`), one buffer per worker, reused per row,
+        // and is freed before the Merkle tree is built.
         let mut scratch: Vec<_> = (0..longfellow_par::threads())
             .map(|_| encoders.scratch())
             .collect();

@@ -89,6 +89,10 @@ pub enum RsError {
 
 /// A precomputed Reed–Solomon extension for fixed `(k, n)`.
 pub trait RsEncoder<F>: Send + Sync {
+    /// The working memory [`Self::extend_with`] takes (`()` for an encoder
+    /// that needs none).
+    type Scratch: Send;
+
     /// Number of input values (the polynomial has degree `< k`).
     fn k(&self) -> usize;
 
@@ -106,10 +110,6 @@ pub trait RsEncoder<F>: Send + Sync {
         let mut scratch = self.scratch();
         self.extend_with(row, &mut scratch);
     }
-
-    /// The working memory [`Self::extend_with`] takes (`()` for an encoder
-    /// that needs none).
-    type Scratch: Send;
 
     /// Working memory for [`Self::extend_with`], allocated here at its full
     /// size. A caller that extends many rows allocates it once, and on the

@@ -214,3 +214,66 @@ fn subfield_rows_are_kept_packed() {
     assert_eq!(prefixes_match_whole_rows(&part), 350 / part.p.w);
     assert!(part.p.nwrow > 350 / part.p.w);
 }
+
+/// `SHA-256(nonce ‖ column)` over whole gathered columns: what
+/// `column_leaves` must equal however it feeds the hash.
+fn leaves_by_gathering<F: Field>(
+    nonces: &[[u8; 32]],
+    tableau: &[F],
+    p: &LigeroParams,
+    first: usize,
+) -> Vec<[u8; 32]> {
+    (0..nonces.len())
+        .map(|c| {
+            let mut column = Vec::new();
+            for row in tableau.chunks_exact(p.block_enc) {
+                column.extend_from_slice(row[p.dblock + first + c].to_repr().as_ref());
+            }
+            let mut h = Sha256::new();
+            h.update(nonces[c]);
+            h.update(&column);
+            h.finalize().into()
+        })
+        .collect()
+}
+
+fn check_column_leaves<F: RsField>(nw: usize, nq: usize) -> usize {
+    let p = statement::<F>(nw, nq, 3, 4, 256).p;
+    let mut rng = SpecLcg::new(11);
+    let tableau: Vec<F> = (0..p.nrow * p.block_enc)
+        .map(|_| random_element(&mut rng))
+        .collect();
+    let mut nonces = vec![[0u8; 32]; LEAF_GROUP];
+    for nonce in &mut nonces {
+        rng.fill_bytes(nonce);
+    }
+    // Every group width, at the first and the last columns.
+    for width in 1..=LEAF_GROUP {
+        for first in [0, p.leaves - width] {
+            let nonces = &nonces[..width];
+            assert_eq!(
+                column_leaves(nonces, &tableau, &p, first),
+                leaves_by_gathering(nonces, &tableau, &p, first),
+                "nrow {}, width {width}, first {first}",
+                p.nrow
+            );
+        }
+    }
+    p.nrow
+}
+
+#[test]
+fn column_leaves_hash_whole_columns() {
+    // Row counts on both sides of one update's rows (32 of GF(2^128), 16
+    // of P-256) and not multiples of it.
+    let mut rows = Vec::new();
+    for (nw, nq) in [(40, 4), (900, 30), (3000, 200)] {
+        rows.push(check_column_leaves::<Gf2_128>(nw, nq));
+        rows.push(check_column_leaves::<Fp256>(nw, nq));
+    }
+    assert!(rows.iter().any(|&r| r < 16), "{rows:?}");
+    assert!(
+        rows.iter().any(|&r| r > 32 && r % 32 != 0 && r % 16 != 0),
+        "{rows:?}"
+    );
+}
