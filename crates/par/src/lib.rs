@@ -39,24 +39,6 @@ where
     f(0, data);
 }
 
-/// Calls `f(i, row)` for each consecutive `n`-item row of `rows`.
-pub fn for_each_row_mut<T: Send, G>(rows: &mut [T], n: usize, f: G)
-where
-    G: Fn(usize, &mut [T]) + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        rows.par_chunks_mut(n)
-            .enumerate()
-            .for_each(|(i, row)| f(i, row));
-    }
-    #[cfg(not(feature = "parallel"))]
-    for (i, row) in rows.chunks_mut(n).enumerate() {
-        f(i, row);
-    }
-}
-
 /// Calls `f(i, row, state)` for each consecutive `n`-item row `i` of
 /// `rows`, the rows cut into one contiguous run per element of `states`,
 /// each run a task of its own that uses only its own state.

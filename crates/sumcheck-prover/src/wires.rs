@@ -478,7 +478,9 @@ struct Numbering {
 
 impl Numbering {
     /// Empty, with room for as many pairs as the slots hold before they
-    /// grow (at most `limit`).
+    /// grow, within `limit` and what hashed slots start with: direct slots
+    /// hold up to 2^18 codes, far more pairs than a binding sees, and a
+    /// run that needs more grows (or, on the helper, stops).
     fn new(t: usize, limit: usize) -> Self {
         let slots = PairSlots::new(t);
         let room = match &slots {
@@ -487,7 +489,7 @@ impl Numbering {
         };
         Self {
             slots,
-            pairs: Vec::with_capacity(room.min(limit)),
+            pairs: Vec::with_capacity(room.min(limit).min(MAX_FIRST_PAIR_SLOTS / 2)),
         }
     }
 

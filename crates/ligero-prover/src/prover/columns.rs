@@ -224,10 +224,13 @@ impl<F: RsField> Encoders<F> {
         }
     }
 
-    /// Working memory for either encoder (both have `block_enc` outputs, so
-    /// the same transform size).
+    /// Working memory for either encoder: the double-block encoder's, which
+    /// is the larger (the additive FFT works in blocks of `k` rounded up to
+    /// a power of two, so `dblock` rows need twice what `block` rows do; the
+    /// prime FFT's size follows `n`, the same for both). The block encoder's
+    /// would grow on the first `dblock` row, on whichever thread ran it.
     pub(crate) fn scratch(&self) -> <F::Encoder as RsEncoder<F>>::Scratch {
-        self.block.scratch()
+        self.dblock.scratch()
     }
 
     /// Writes row `i`'s encoding into `out` (`block_enc` entries) from its

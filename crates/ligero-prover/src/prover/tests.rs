@@ -277,3 +277,22 @@ fn column_leaves_hash_whole_columns() {
         "{rows:?}"
     );
 }
+
+/// The commitment's working memory fits every row without growing (a
+/// buffer grown inside the parallel encoding would be allocated on
+/// whichever thread ran that row): the double-block rows included.
+#[test]
+fn tableau_scratch_fits_every_row() {
+    let p = statement::<Gf2_128>(900, 30, 3, 4, 256).p;
+    let encoders = Encoders::<Gf2_128>::new(&p).unwrap();
+    let mut scratch = encoders.scratch();
+    let capacity = scratch.capacity();
+    let mut row = vec![Gf2_128::ONE; p.block_enc];
+    for i in [ILDT, IDOT, IQUAD, IW] {
+        encoders
+            .for_row(&p, i)
+            .0
+            .extend_with(&mut row, &mut scratch);
+        assert_eq!(scratch.capacity(), capacity, "row {i}");
+    }
+}
