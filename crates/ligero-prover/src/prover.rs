@@ -367,8 +367,14 @@ fn column_leaves<F: Field>(
                         slot.copy_from_slice(bytes);
                         len += bytes.len();
                     }
-                    // An element wider than the buffer goes in by itself.
-                    None => h.update(bytes),
+                    // An element that does not fit (only one wider than
+                    // the whole buffer can: an update holds whole rows)
+                    // follows the bytes gathered before it.
+                    None => {
+                        h.update(&buf[..len]);
+                        len = 0;
+                        h.update(bytes);
+                    }
                 }
             }
             h.update(&buf[..len]);
