@@ -14,7 +14,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use longfellow_circuit::{load_any, load_pair, CircuitError, Field};
@@ -57,8 +57,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// One measurement at a time (the counters are process-wide).
+/// One test at a time: the counters are process-wide, so a test building
+/// its crafted file (tens of MB of raw bytes before compression) while
+/// another measures its decoder would be counted in that decoder's heap.
 static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The lock every test holds from its first allocation to its last.
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 const MAX_TIME: Duration = Duration::from_secs(1);
 const MAX_HEAP: usize = 64 << 20;
@@ -73,9 +80,9 @@ fn thread_cpu() -> Option<Duration> {
 }
 
 /// Runs `decode`, returns its result, and asserts the (CPU) time and the
-/// heap growth over what was live before.
-fn bounded<T>(what: &str, decode: impl FnOnce() -> T) -> T {
-    let _guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+/// heap growth over what was live before; `_held` is the test's
+/// [`serial`] lock.
+fn bounded<T>(_held: &MutexGuard<'_, ()>, what: &str, decode: impl FnOnce() -> T) -> T {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let (start, cpu) = (Instant::now(), thread_cpu());
@@ -167,21 +174,25 @@ fn lfc1_colliding(bits: u32, terms: u32) -> Vec<u8> {
 
 #[test]
 fn lfc1_colliding_deltas_decode_in_linear_time() {
+    let held = serial();
     // 150,000 colliding distinct deltas (within every count cap): with the
     // unkeyed hash this took several seconds; the full-size attack (2^20
     // constants, millions of terms) took minutes to hours.
     let file = zstd(&lfc1_colliding(18, 150_000));
     eprintln!("crafted LFC1: {} bytes of zstd", file.len());
-    let r = bounded("LFC1 colliding deltas", || load_any(&file).map(|_| ()));
+    let r = bounded(&held, "LFC1 colliding deltas", || {
+        load_any(&file).map(|_| ())
+    });
     // Every term was decoded: only the (deliberately wrong) ID fails.
     assert!(matches!(r, Err(CircuitError::IdMismatch { .. })), "{r:?}");
 }
 
 #[test]
 fn lfc1_with_the_largest_tables_is_refused() {
+    let held = serial();
     // 2^20 constants (16 MiB decoded) and 2^19 distinct deltas in a layer.
     let file = zstd(&lfc1_colliding(20, 1 << 19));
-    let r = bounded("LFC1 maximal tables", || load_any(&file).map(|_| ()));
+    let r = bounded(&held, "LFC1 maximal tables", || load_any(&file).map(|_| ()));
     assert!(matches!(r, Err(CircuitError::TooLarge { .. })), "{r:?}");
 }
 
@@ -249,15 +260,18 @@ fn refused(r: Result<(), CircuitError>) {
 
 #[test]
 fn lfc2_unused_segments_are_refused() {
+    let held = serial();
     // The reported file: 2^24 one-entry segments, one of them used.
     let bomb = zstd(&lfc2_segment_bomb::<Gf2_128>(1, 1 << 24, false));
     eprintln!("crafted LFC2: {} bytes of zstd", bomb.len());
-    refused(bounded("LFC2 2^24 unused segments", || {
+    refused(bounded(&held, "LFC2 2^24 unused segments", || {
         load_any(&bomb).map(|_| ())
     }));
     // Under the table budget, unused segments are refused by name.
     let small = zstd(&lfc2_segment_bomb::<Gf2_128>(1, 1 << 16, false));
-    let r = bounded("LFC2 2^16 unused segments", || load_any(&small).map(|_| ()));
+    let r = bounded(&held, "LFC2 2^16 unused segments", || {
+        load_any(&small).map(|_| ())
+    });
     assert!(
         matches!(
             r,
@@ -273,25 +287,27 @@ fn lfc2_unused_segments_are_refused() {
 
 #[test]
 fn lfc2_used_segments_are_bounded_per_circuit() {
+    let held = serial();
     // Each segment used once: every count is within its per-layer cap, but
     // three such layers decode to 36 MiB of tables (and 16 to 200 MB).
     let bomb = zstd(&lfc2_segment_bomb::<Gf2_128>(3, 1 << 20, true));
     eprintln!("crafted LFC2 (used segments): {} bytes of zstd", bomb.len());
-    refused(bounded("LFC2 used segments", || {
+    refused(bounded(&held, "LFC2 used segments", || {
         load_any(&bomb).map(|_| ())
     }));
 }
 
 #[test]
 fn lfa2_segment_bomb_is_refused() {
+    let held = serial();
     let sig = lfc2_segment_bomb::<Fp256>(1, 1 << 24, false);
     let hash = lfc2_segment_bomb::<Gf2_128>(1, 1, true);
     let file = zstd(&lfa2(&sig, &hash));
     eprintln!("crafted .lfa2: {} bytes of zstd", file.len());
-    refused(bounded("LFA2 segment bomb", || {
+    refused(bounded(&held, "LFA2 segment bomb", || {
         load_pair(&file).map(|_| ())
     }));
-    refused(bounded("LFA2 segment bomb (any)", || {
+    refused(bounded(&held, "LFA2 segment bomb (any)", || {
         load_any(&file).map(|_| ())
     }));
 }
