@@ -29,10 +29,7 @@ impl<F: Field> EqWeights<F> {
             eq2_table(g0, g1, alpha, n, &mut out);
             return Self::Dense(out);
         }
-        Self::Split(Split {
-            eq: SplitEq2::new(g0, g1, alpha, n),
-            n,
-        })
+        Self::Split(Split::new(SplitEq2::new(g0, g1, alpha, n), n))
     }
 
     /// Every weight (borrowed when already a table).
@@ -40,15 +37,45 @@ impl<F: Field> EqWeights<F> {
     pub(crate) fn to_dense(&self) -> std::borrow::Cow<'_, [F]> {
         match self {
             Self::Dense(v) => std::borrow::Cow::Borrowed(v),
-            Self::Split(s) => (0..s.n).map(|g| s.eq.at(g)).collect(),
+            Self::Split(s) => (0..s.n).map(|g| s.at(g)).collect(),
         }
     }
 }
 
-/// The [`SplitEq2`] factor tables of `n` output wires' weights.
+/// The [`SplitEq2`] factor tables of `n` output wires' weights, each
+/// table pair interleaved: `hi[j] = [hi₀[j], hi₁[j]]`, `lo[j] = [lo₀[j],
+/// lo₁[j]]`, so that a weight `hi₀·lo₀ + hi₁·lo₁` takes two look-ups (and
+/// two range checks) instead of four, and its two products lie next to
+/// each other in one slice product.
 pub(crate) struct Split<F> {
-    eq: SplitEq2<F>,
+    hi: Vec<[F; 2]>,
+    lo: Vec<[F; 2]>,
+    shift: u32,
     n: usize,
+}
+
+impl<F: Field> Split<F> {
+    fn new(eq: SplitEq2<F>, n: usize) -> Self {
+        let ([lo0, lo1], [hi0, hi1], shift) = eq.tables();
+        let pairs = |a: &[F], b: &[F]| a.iter().zip(b).map(|(&x, &y)| [x, y]).collect();
+        Self {
+            hi: pairs(hi0, hi1),
+            lo: pairs(lo0, lo1),
+            shift,
+            n,
+        }
+    }
+
+    /// The weight of output wire `g < n`.
+    #[cfg_attr(not(feature = "reference"), allow(dead_code))]
+    fn at(&self, g: usize) -> F {
+        let ([h0, h1], [l0, l1]) = (self.hi[g >> self.shift], self.lo[g & self.mask()]);
+        h0 * l0 + h1 * l1
+    }
+
+    fn mask(&self) -> usize {
+        (1usize << self.shift) - 1
+    }
 }
 
 /// Read access to the weights, monomorphised per representation.
@@ -85,28 +112,26 @@ impl<F: Field> EqLookup<F> for Split<F> {
     /// go through the field's slice kernel.
     fn weights_of(&self, terms: &[Term<F>], out: &mut [F]) -> Result<(), u32> {
         const CHUNK: usize = 64;
-        let ([lo0, lo1], [hi0, hi1], k) = self.eq.tables();
-        let mask = (1usize << k) - 1;
-        let mut b = [F::ZERO; CHUNK];
-        let mut c = [F::ZERO; CHUNK];
-        let mut d = [F::ZERO; CHUNK];
+        let (hi, lo, k, mask) = (&self.hi[..], &self.lo[..], self.shift, self.mask());
+        // `a[2i..2i + 2]` the high factors of term `i`, `b` its low ones.
+        let mut a = [[F::ZERO; 2]; CHUNK];
+        let mut b = [[F::ZERO; 2]; CHUNK];
         for (ts, os) in terms.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
             let m = ts.len().min(os.len());
-            for (i, t) in ts[..m].iter().enumerate() {
+            for ((t, ai), bi) in ts[..m].iter().zip(&mut a).zip(&mut b) {
                 let g = t.g as usize;
                 if g >= self.n {
                     return Err(t.g);
                 }
-                let (lo, hi) = (g & mask, g >> k);
-                os[i] = hi0[hi];
-                b[i] = lo0[lo];
-                c[i] = hi1[hi];
-                d[i] = lo1[lo];
+                match (hi.get(g >> k), lo.get(g & mask)) {
+                    (Some(h), Some(l)) => (*ai, *bi) = (*h, *l),
+                    _ => return Err(t.g),
+                }
             }
-            F::mul_assign_slice(&mut os[..m], &b[..m]);
-            F::mul_assign_slice(&mut c[..m], &d[..m]);
-            for (o, &x) in os[..m].iter_mut().zip(&c[..m]) {
-                *o += x;
+            let (a, b) = (a[..m].as_flattened_mut(), b[..m].as_flattened());
+            F::mul_assign_slice(a, b);
+            for (o, p) in os[..m].iter_mut().zip(a.chunks_exact(2)) {
+                *o = p[0] + p[1];
             }
         }
         Ok(())

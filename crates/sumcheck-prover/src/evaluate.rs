@@ -161,6 +161,7 @@ struct Pending<F> {
     n: usize,
 }
 
+/// A power of two (the queue's index is masked with `PENDING − 1`).
 const PENDING: usize = 64;
 
 impl<F: Field> Pending<F> {
@@ -194,10 +195,13 @@ impl<'a, F: Field> Part<'a, F> {
     #[inline(always)]
     fn add_later(&mut self, slot: usize, k: F, prod: F) {
         let p = &mut self.pending;
-        p.slot[p.n] = slot as u32;
-        p.k[p.n] = k;
-        p.prod[p.n] = prod;
-        p.n += 1;
+        // `n < PENDING` always (a full queue is flushed at once); the mask
+        // tells the compiler so, which leaves no range checks to take.
+        let i = p.n & (PENDING - 1);
+        p.slot[i] = slot as u32;
+        p.k[i] = k;
+        p.prod[i] = prod;
+        p.n = i + 1;
         if p.n == PENDING {
             self.flush();
         }

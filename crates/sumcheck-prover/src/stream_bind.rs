@@ -212,45 +212,53 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
         // Constants are public: branching on them (with plain comparisons)
         // is fine. The factors are applied as one slice product (the
         // field's vector kernel) unless every constant of the block is one.
-        self.factors.clear();
-        let mut all_one = true;
-        for t in block {
-            let k = if t.k == F::ZERO { self.ctx.beta } else { t.k };
+        // Written in place, not pushed: a push per term stored the vector's
+        // length back through `self` every time.
+        self.factors.resize(block.len(), F::ZERO);
+        let (beta, mut all_one) = (self.ctx.beta, true);
+        for (f, t) in self.factors.iter_mut().zip(block) {
+            let k = if t.k == F::ZERO { beta } else { t.k };
             all_one &= k == F::ONE;
-            self.factors.push(k);
+            *f = k;
         }
         if !all_one {
             F::mul_assign_slice(&mut self.weights, &self.factors);
         }
+        // The run state lives in locals for the block: through `self`, each
+        // term stored it back to memory.
+        let (mut n, mut prev, mut sorted) = (self.n, self.prev, self.sorted);
+        let (h, v, carry) = (&mut *self.h, &mut *self.v, &mut self.carry);
+        let mut failure = None;
         for (t, &c) in block.iter().zip(&self.weights) {
             if t.h0 as usize >= nw {
-                self.err = Some(self.ctx.bad("h0", t.h0, nw));
-                return;
+                failure = Some(self.ctx.bad("h0", t.h0, nw));
+                break;
             }
             if t.h1 as usize >= nw {
-                self.err = Some(self.ctx.bad("h1", t.h1, nw));
-                return;
+                failure = Some(self.ctx.bad("h1", t.h1, nw));
+                break;
             }
             let pair = [t.h0, t.h1];
-            if self.prev == Some(pair) {
-                match self.n.checked_sub(1) {
-                    Some(last) => self.v[last] += c,
-                    None => *self.carry.get_or_insert(F::ZERO) += c,
+            if prev == Some(pair) {
+                match n.checked_sub(1).and_then(|last| v.get_mut(last)) {
+                    Some(last) => *last += c,
+                    None => *carry.get_or_insert(F::ZERO) += c,
                 }
                 continue;
             }
-            if self.n >= self.h.len() {
-                self.err = Some(self.ctx.bad("terms", 0, 0));
-                return;
+            let (Some(hn), Some(vn)) = (h.get_mut(n), v.get_mut(n)) else {
+                failure = Some(self.ctx.bad("terms", 0, 0));
+                break;
+            };
+            if let Some(a) = prev {
+                sorted &= morton_less(a, pair);
             }
-            if let Some([a0, a1]) = self.prev {
-                self.sorted &= morton_less([a0, a1], pair);
-            }
-            self.h[self.n] = pair;
-            self.v[self.n] = c;
-            self.n += 1;
-            self.prev = Some(pair);
+            (*hn, *vn) = (pair, c);
+            n += 1;
+            prev = Some(pair);
         }
+        (self.n, self.prev, self.sorted) = (n, prev, sorted);
+        self.err = failure;
     }
 
     fn finish(self) -> Result<SpanOut<F>, SumcheckError> {
