@@ -16,7 +16,7 @@ use longfellow_field::Field;
 /// is the layer's output vector and `Vin` its input vector. `k == 0` marks
 /// an assertion that `Vin[h0] · Vin[h1] = 0` (sumcheck replaces the zero
 /// with a random β).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Term<F> {
     /// Output wire.
     pub g: u32,
@@ -406,29 +406,32 @@ impl<F: Field> Circuit<F> {
 
 /// Gathers items into blocks of a fixed size for a block visitor: the
 /// visitor runs once per full block and once for the remainder.
+///
+/// The buffer is filled once with defaults and then written by index, so a
+/// pushed item costs a store and a count, not a vector push (whose capacity
+/// check and stored length cost about a third of a decoded term).
 pub struct Blocks<T, G: FnMut(&[T])> {
     buf: Vec<T>,
-    block: usize,
+    n: usize,
     f: G,
 }
 
 impl<T, G: FnMut(&[T])> fmt::Debug for Blocks<T, G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Blocks")
-            .field("block", &self.block)
-            .field("buffered", &self.buf.len())
+            .field("block", &self.buf.len())
+            .field("buffered", &self.n)
             .finish()
     }
 }
 
-impl<T, G: FnMut(&[T])> Blocks<T, G> {
+impl<T: Copy + Default, G: FnMut(&[T])> Blocks<T, G> {
     /// Blocks of `block` items (at least one) for `f`; `expected` (the
     /// number of items, when known) keeps the buffer no larger than needed.
     pub fn new(block: usize, expected: usize, f: G) -> Self {
-        let block = block.max(1);
         Self {
-            buf: Vec::with_capacity(block.min(expected.max(1))),
-            block,
+            buf: vec![T::default(); block.max(1).min(expected.max(1))],
+            n: 0,
             f,
         }
     }
@@ -436,17 +439,21 @@ impl<T, G: FnMut(&[T])> Blocks<T, G> {
     /// Adds one item, handing the block over when it is full.
     #[inline]
     pub fn push(&mut self, item: T) {
-        self.buf.push(item);
-        if self.buf.len() == self.block {
+        // `n < buf.len()` always: a full buffer is handed over at once.
+        if let Some(slot) = self.buf.get_mut(self.n) {
+            *slot = item;
+        }
+        self.n += 1;
+        if self.n >= self.buf.len() {
             (self.f)(&self.buf);
-            self.buf.clear();
+            self.n = 0;
         }
     }
 
     /// Hands over the remainder, if any.
     pub fn finish(mut self) {
-        if !self.buf.is_empty() {
-            (self.f)(&self.buf);
+        if let Some(rest) = self.buf.get(..self.n).filter(|r| !r.is_empty()) {
+            (self.f)(rest);
         }
     }
 }
