@@ -130,7 +130,7 @@ pub(crate) fn partners(a: [u32; 2], b: [u32; 2], hand: usize) -> bool {
     a[other] == b[other] && (a[hand] >> 1) == (b[hand] >> 1) && a[hand] & 1 == 0 && b[hand] & 1 == 1
 }
 
-/// Operands gathered per block.
+/// Operands gathered per block (a power of two: indices are masked).
 const GROUP_BLOCK: usize = 64;
 
 /// `K` columns of up to [`GROUP_BLOCK`] gathered operands.
@@ -150,11 +150,20 @@ impl<F: Field, const K: usize> Batch<F, K> {
     /// Appends one row; true once the batch is full.
     #[inline(always)]
     fn push(&mut self, row: [F; K]) -> bool {
+        // `len < GROUP_BLOCK` always (the caller flushes a full batch);
+        // the mask tells the compiler so: no range check per column.
+        let i = self.len & (GROUP_BLOCK - 1);
         for (col, x) in self.cols.iter_mut().zip(row) {
-            col[self.len] = x;
+            col[i] = x;
         }
-        self.len += 1;
+        self.len = i + 1;
         self.len == GROUP_BLOCK
+    }
+
+    /// Where the next row goes (`< GROUP_BLOCK`).
+    #[inline(always)]
+    fn next_row(&self) -> usize {
+        self.len & (GROUP_BLOCK - 1)
     }
 
     /// The filled part of each column; empties the batch.
@@ -378,7 +387,8 @@ impl<F: Field> GroupSums<F> {
         let spare = self.s0.len() - 1;
         for i in group_entries(h, range, HAND) {
             let key = h[i];
-            self.entry_slots[self.entries.len] = Slots::of(w_hand, key[HAND] as usize, 0, spare);
+            self.entry_slots[self.entries.next_row()] =
+                Slots::of(w_hand, key[HAND] as usize, 0, spare);
             if self
                 .entries
                 .push([v[i], w_other.at(key[1 - HAND] as usize)])
