@@ -409,7 +409,7 @@ impl<F: Field> Circuit<F> {
 ///
 /// The buffer is filled once with defaults and then written by index, so a
 /// pushed item costs a store and a count, not a vector push (whose capacity
-/// check and stored length cost about a third of a decoded term).
+/// check and stored length were about a fifth of a decoded term).
 pub struct Blocks<T, G: FnMut(&[T])> {
     buf: Vec<T>,
     n: usize,
