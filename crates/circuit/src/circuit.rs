@@ -426,8 +426,11 @@ impl<T, G: FnMut(&[T])> fmt::Debug for Blocks<T, G> {
 }
 
 impl<T: Copy + Default, G: FnMut(&[T])> Blocks<T, G> {
-    /// Blocks of `block` items (at least one) for `f`; `expected` (the
-    /// number of items, when known) keeps the buffer no larger than needed.
+    /// Blocks of `block.min(expected)` items (at least one) for `f`, where
+    /// `expected` is the number of items to come: a short input gets a
+    /// buffer no larger than itself. The buffer's length is the block size,
+    /// so a low `expected` means smaller blocks, never lost items; every
+    /// caller in the workspace passes the exact count.
     pub fn new(block: usize, expected: usize, f: G) -> Self {
         Self {
             buf: vec![T::default(); block.max(1).min(expected.max(1))],
