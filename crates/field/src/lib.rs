@@ -31,6 +31,7 @@ mod arch;
 mod fp128;
 mod fp256;
 mod gf2_128;
+pub mod held;
 mod limbs;
 mod ops;
 mod prime;

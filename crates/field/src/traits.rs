@@ -11,6 +11,8 @@ use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
+use crate::held::{SelectedPerProduct, WithWideProducts};
+
 /// Whether the field is a prime field or a binary extension field.
 ///
 /// The circuit ID hashes a different field descriptor for each kind.
@@ -90,6 +92,15 @@ pub trait Field:
 
     /// The element a [`Self::Wide`] sum stands for.
     fn narrow(w: Self::Wide) -> Self;
+
+    /// Runs `work` with [`Self::mul_wide`] and [`Self::narrow`] on the
+    /// kernel this process selected, chosen once here instead of once per
+    /// product (see [`crate::held`]). The default holds nothing: it suits
+    /// fields whose per-product selection costs little beside the product.
+    #[inline]
+    fn with_wide_products<W: WithWideProducts<Self>>(work: W) -> W::Output {
+        work.run(SelectedPerProduct)
+    }
 
     /// Encodes the element canonically.
     fn to_repr(&self) -> Self::Repr;

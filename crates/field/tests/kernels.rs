@@ -5,6 +5,7 @@
 //! carry-less-multiply kernels are compared against independent code.
 #![allow(clippy::unwrap_used)]
 
+use longfellow_field::held::{WideProducts, WithWideProducts};
 use longfellow_field::{Butterfly, Field, Fp128, Fp256, Gf2Kernel, Gf2_128};
 use longfellow_test_rng::XorShift64;
 use proptest::prelude::*;
@@ -54,6 +55,30 @@ fn apply_portable(kind: Butterfly, a: &mut Gf2_128, c: &mut Gf2_128, t: Gf2_128)
 
 const KINDS: [Butterfly; 3] = [Butterfly::Forward, Butterfly::Backward, Butterfly::Cross];
 
+/// `Σ a_i·b_i` through a held kernel, reduced once.
+struct HeldSum<'a, F>(&'a [F], &'a [F]);
+
+impl<F: Field> WithWideProducts<F> for HeldSum<'_, F> {
+    type Output = F;
+    fn run<P: WideProducts<F>>(self, p: P) -> F {
+        p.narrow(HeldParts(self.0, self.1).run(p))
+    }
+}
+
+/// The same sum left unreduced.
+struct HeldParts<'a, F>(&'a [F], &'a [F]);
+
+impl<F: Field> WithWideProducts<F> for HeldParts<'_, F> {
+    type Output = F::Wide;
+    fn run<P: WideProducts<F>>(self, p: P) -> F::Wide {
+        let mut acc = F::Wide::default();
+        for (x, y) in self.0.iter().zip(self.1) {
+            acc += p.mul_wide(*x, *y);
+        }
+        acc
+    }
+}
+
 /// The kernels this CPU can run (the portable one always), whatever the
 /// process selected: each is compared against the portable reference.
 fn kernels() -> Vec<Gf2Kernel> {
@@ -95,6 +120,27 @@ proptest! {
         for k in kernels() {
             prop_assert_eq!(Gf2_128::narrow_on(k, acc), Some(want), "{}", k);
         }
+    }
+
+    /// Sums through a held kernel (`with_wide_products`), on every kernel
+    /// and on the selected one, against portable products; a held kernel's
+    /// sum narrowed by the per-product path and the reverse agree too.
+    #[test]
+    fn gf_held_wide_sums_match_portable(a in gf_vec(40), b in gf_vec(40)) {
+        let want = a.iter().zip(&b).fold(Gf2_128::ZERO, |acc, (x, y)| acc + x.mul_portable(*y));
+        for k in kernels() {
+            prop_assert_eq!(Gf2_128::with_wide_products_on(k, HeldSum(&a, &b)), Some(want), "{}", k);
+            let parts = Gf2_128::with_wide_products_on(k, HeldParts(&a, &b)).unwrap();
+            prop_assert_eq!(Gf2_128::narrow(parts), want, "{}", k);
+        }
+        prop_assert_eq!(Gf2_128::with_wide_products(HeldSum(&a, &b)), want);
+    }
+
+    /// The default held kernel of the prime fields is their per-product one.
+    #[test]
+    fn prime_held_wide_sums_match(a in prime_vec::<Fp256>(20), b in prime_vec::<Fp256>(20)) {
+        let want = a.iter().zip(&b).fold(Fp256::ZERO, |acc, (x, y)| acc + *x * *y);
+        prop_assert_eq!(Fp256::with_wide_products(HeldSum(&a, &b)), want);
     }
 
     /// `lincomb2` on every kernel (all lengths, unequal ones too) against

@@ -7,6 +7,7 @@
 //! `known + Σ sym[i]·dX[i]` over the layer's pad slots (the previous
 //! layer's claim pad, this layer's round pads, this layer's claim pad).
 
+use longfellow_field::held::{WideProducts, WithWideProducts};
 use longfellow_field::Field;
 use longfellow_transcript::Transcript;
 
@@ -229,10 +230,44 @@ fn bind_layer<F: Field, C: LayeredCircuit<F>>(
     cache: &mut EqRowCache<F>,
 ) -> Result<F, SumcheckError> {
     cache.reset(gw, MAX_G_CACHE_BYTES);
-    let mut pass = TermPass::new(l, nv, nw, beta, eh);
-    let mut hot = Hot::default();
-    circuit.visit_terms(l, |t: Term<F>| pass.term(t, &mut hot, |g| cache.at(gw, g)));
-    pass.finish(hot)
+    F::with_wide_products(LayerPass {
+        circuit,
+        l,
+        nv,
+        gw,
+        beta,
+        eh,
+        nw,
+        cache,
+    })
+}
+
+/// [`bind_layer`]'s pass over the terms, compiled for the product kernel
+/// held through it: the pass makes one to three products per term, and
+/// choosing the kernel per product was a tenth of its instructions.
+struct LayerPass<'a, F, C> {
+    circuit: &'a C,
+    l: usize,
+    nv: usize,
+    gw: &'a SplitEq2<F>,
+    beta: F,
+    eh: &'a PairEq<F>,
+    nw: usize,
+    cache: &'a mut EqRowCache<F>,
+}
+
+impl<F: Field, C: LayeredCircuit<F>> WithWideProducts<F> for LayerPass<'_, F, C> {
+    type Output = Result<F, SumcheckError>;
+
+    fn run<P: WideProducts<F>>(self, products: P) -> Self::Output {
+        let (gw, cache) = (self.gw, self.cache);
+        let mut pass = TermPass::new(self.l, self.nv, self.nw, self.beta, self.eh, products);
+        let mut hot = Hot::default();
+        self.circuit.visit_terms(self.l, |t: Term<F>| {
+            pass.term(t, &mut hot, |g| cache.at(gw, g))
+        });
+        pass.finish(hot)
+    }
 }
 
 /// The state of [`TermPass`] that changes on (almost) every term, kept by
@@ -272,7 +307,9 @@ impl<F: Field> Default for Hot<F> {
 /// partial sums of the levels whose digits changed are each multiplied by
 /// that level's eq factor ([`PairEq`]) and moved one level up. Any order
 /// gives the same sum; this one makes it cheap.
-struct TermPass<'a, F> {
+struct TermPass<'a, F, P> {
+    /// The products' kernel, held for the pass.
+    products: P,
     layer: usize,
     nv: usize,
     nw: usize,
@@ -292,9 +329,10 @@ struct TermPass<'a, F> {
     bad: Option<(u32, usize)>,
 }
 
-impl<'a, F: Field> TermPass<'a, F> {
-    fn new(layer: usize, nv: usize, nw: usize, beta: F, eh: &'a PairEq<F>) -> Self {
+impl<'a, F: Field, P: WideProducts<F>> TermPass<'a, F, P> {
+    fn new(layer: usize, nv: usize, nw: usize, beta: F, eh: &'a PairEq<F>, products: P) -> Self {
         Self {
+            products,
             layer,
             nv,
             nw,
@@ -335,11 +373,12 @@ impl<'a, F: Field> TermPass<'a, F> {
             // Levels 0..=top have a changed digit (the first change of the
             // initial pair moves zeros). The run's product joins level 1; when higher digits changed
             // too (about one run in ten), levels 1..=top move up.
-            hot.low += F::mul_wide(F::narrow(hot.run), self.low.factor(c0, c1));
+            let p = self.products;
+            hot.low += p.mul_wide(p.narrow(hot.run), self.low.factor(c0, c1));
             let x = (c0 ^ h0) | (c1 ^ h1);
             if x >> PairEq::<F>::digit_bits() != 0 {
                 let top = ((31 - x.leading_zeros()) / PairEq::<F>::digit_bits()) as usize;
-                self.carry(F::narrow(hot.low), hot.cur, top.min(self.levels - 1));
+                self.carry(p.narrow(hot.low), hot.cur, top.min(self.levels - 1));
                 hot.low = F::Wide::default();
             }
             hot.run = F::Wide::default();
@@ -349,9 +388,9 @@ impl<'a, F: Field> TermPass<'a, F> {
         hot.run += if t.k == F::ONE {
             F::widen(e)
         } else if t.k == F::ZERO {
-            F::mul_wide(self.beta, e)
+            self.products.mul_wide(self.beta, e)
         } else {
-            F::mul_wide(t.k, e)
+            self.products.mul_wide(t.k, e)
         };
     }
 
@@ -373,8 +412,9 @@ impl<'a, F: Field> TermPass<'a, F> {
     /// The sum, or the first out-of-range wire.
     fn finish(mut self, mut hot: Hot<F>) -> Result<F, SumcheckError> {
         let (c0, c1) = hot.cur;
-        hot.low += F::mul_wide(F::narrow(hot.run), self.low.factor(c0, c1));
-        self.carry(F::narrow(hot.low), hot.cur, self.levels - 1);
+        let p = self.products;
+        hot.low += p.mul_wide(p.narrow(hot.run), self.low.factor(c0, c1));
+        self.carry(p.narrow(hot.low), hot.cur, self.levels - 1);
         match self.bad {
             Some((value, bound)) => Err(SumcheckError::BadCircuit {
                 layer: self.layer,
@@ -392,6 +432,7 @@ mod tests {
     use super::*;
     use crate::circuit::{SimpleCircuit, SimpleLayer};
     use crate::eq::{eq2_table, eq_table};
+    use longfellow_field::held::SelectedPerProduct;
     use longfellow_field::{Fp256, Gf2_128};
     use proptest::prelude::*;
 
@@ -455,7 +496,9 @@ mod tests {
             };
             let mut cache = EqRowCache::new();
             cache.reset(&gw, cache_bytes);
-            let mut pass = TermPass::new(0, nv, nw, beta, &eh);
+            // The pass on the per-product kernel here, on the held one
+            // through `bind_layer` below.
+            let mut pass = TermPass::new(0, nv, nw, beta, &eh, SelectedPerProduct);
             let mut hot = Hot::default();
             for t in &c.layers[0].terms {
                 pass.term(*t, &mut hot, |g| cache.at(&gw, g));

@@ -85,6 +85,12 @@ pub(crate) struct EqRowCache<F> {
     tags: Vec<u32>,
     slot_mask: usize,
     width: usize,
+    /// `log2(width)`: an index's row is `i >> shift`.
+    shift: u32,
+    /// `slots·width − 1`. Slots are direct-mapped and hold consecutive
+    /// rows, so index `i` lives at `i & index_mask` of `rows` (its slot's
+    /// start plus its offset in the row).
+    index_mask: usize,
 }
 
 impl<F: Field> EqRowCache<F> {
@@ -95,6 +101,8 @@ impl<F: Field> EqRowCache<F> {
             tags: Vec::new(),
             slot_mask: 0,
             width: 1,
+            shift: 0,
+            index_mask: 0,
         }
     }
 
@@ -120,18 +128,19 @@ impl<F: Field> EqRowCache<F> {
         self.tags.resize(slots, u32::MAX);
         self.slot_mask = slots - 1;
         self.width = width;
+        self.shift = eq.shift;
+        self.index_mask = slots * width - 1;
     }
 
     /// The value of `eq` at `i < n` (the caller has checked the range).
     #[inline(always)]
     pub(crate) fn at(&mut self, eq: &SplitEq2<F>, i: usize) -> F {
-        let row = i >> eq.shift;
+        let row = i >> self.shift;
         let slot = row & self.slot_mask;
-        let start = slot * self.width;
         if self.tags[slot] != row as u32 {
             self.fill(eq, slot, row);
         }
-        self.rows[start + (i & (self.width - 1))]
+        self.rows[i & self.index_mask]
     }
 
     /// Computes row `row` into `slot`. Out of line: rows change rarely (the

@@ -21,7 +21,8 @@ mod aarch64;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-use crate::{Butterfly, Gf2_128};
+use crate::held::{WideProducts, WithWideProducts};
+use crate::{Butterfly, Gf2Wide, Gf2_128};
 use select::Gf2Kernel;
 #[cfg(target_arch = "x86_64")]
 use select::P256Kernel;
@@ -105,6 +106,62 @@ pub(crate) fn gf_reduce_wide(path: Gf2Path, parts: wide::Parts) -> u128 {
         _ => unsafe { aarch64::pmull::reduce_parts(parts) },
         #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         _ => portable::reduce_wide(parts),
+    }
+}
+
+/// Runs `work` with `path` held as a type ([`crate::held`]): the
+/// portable kernel, or the carry-less product every other kernel shares
+/// for single products.
+#[inline]
+pub(crate) fn gf_run_held<W: WithWideProducts<Gf2_128>>(path: Gf2Path, work: W) -> W::Output {
+    match path.0 {
+        Gf2Kernel::Portable => work.run(HeldGf2::<false> { _witness: path }),
+        _ => work.run(HeldGf2::<true> { _witness: path }),
+    }
+}
+
+/// A [`Gf2Path`] held for a loop, with whether it multiplies carry-less in
+/// its type; made only by [`gf_run_held`], so `HeldGf2<true>` holds a path
+/// other than `Portable` (one whose kernel passed detection). The path is
+/// kept as the witness of that detection; the products read only the type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HeldGf2<const CLMUL: bool> {
+    _witness: Gf2Path,
+}
+
+impl<const CLMUL: bool> WideProducts<Gf2_128> for HeldGf2<CLMUL> {
+    #[inline(always)]
+    fn mul_wide(self, a: Gf2_128, b: Gf2_128) -> Gf2Wide {
+        if !CLMUL {
+            return Gf2Wide(wide::from_u128(portable::mul_wide(a.0, b.0)));
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `CLMUL` means the held path is not `Portable` (see
+        // `HeldGf2`), and every other kernel includes PCLMULQDQ.
+        let parts = unsafe { x86_64::clmul128::product_inline(a.0, b.0) };
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `CLMUL` means the held path is aarch64's `Clmul128`,
+        // available only with NEON and PMULL.
+        let parts = unsafe { aarch64::pmull::product_parts(a.0, b.0) };
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let parts = portable::mul_wide(a.0, b.0);
+        Gf2Wide(parts)
+    }
+
+    #[inline(always)]
+    fn narrow(self, w: Gf2Wide) -> Gf2_128 {
+        if !CLMUL {
+            return Gf2_128(portable::reduce_wide(wide::into_u128(w.0)));
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `mul_wide`.
+        let element = unsafe { x86_64::clmul128::reduce_inline(w.0) };
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as in `mul_wide`.
+        let element = unsafe { aarch64::pmull::reduce_parts(w.0) };
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let element = portable::reduce_wide(w.0);
+        Gf2_128(element)
     }
 }
 

@@ -10,6 +10,7 @@ mod wide;
 pub use wide::Gf2Wide;
 
 use crate::arch::Gf2Path;
+use crate::held::WithWideProducts;
 use crate::{Butterfly, Field, FieldKind, Gf2Kernel};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, CtOption};
 
@@ -134,6 +135,16 @@ impl Gf2_128 {
             acc += Gf2Wide(crate::arch::gf_mul_wide(path, x.0, y.0));
         }
         Some(Self(crate::arch::gf_reduce_wide(path, acc.0)))
+    }
+
+    /// [`Field::with_wide_products`] with `kernel` held instead of the
+    /// selected one.
+    #[doc(hidden)]
+    pub fn with_wide_products_on<W: WithWideProducts<Self>>(
+        kernel: Gf2Kernel,
+        work: W,
+    ) -> Option<W::Output> {
+        Some(crate::arch::gf_run_held(Gf2Path::new(kernel)?, work))
     }
 
     /// [`Field::narrow`] on `kernel`.
@@ -300,6 +311,11 @@ impl Field for Gf2_128 {
     #[inline(always)]
     fn narrow(w: Gf2Wide) -> Self {
         Self(crate::arch::gf_reduce_wide(Gf2Path::selected(), w.0))
+    }
+
+    #[inline]
+    fn with_wide_products<W: WithWideProducts<Self>>(work: W) -> W::Output {
+        crate::arch::gf_run_held(Gf2Path::selected(), work)
     }
 
     fn to_repr(&self) -> Self::Repr {
