@@ -135,6 +135,10 @@ impl<F: Field> EqRowCache<F> {
     /// The value of `eq` at `i < n` (the caller has checked the range).
     #[inline(always)]
     pub(crate) fn at(&mut self, eq: &SplitEq2<F>, i: usize) -> F {
+        debug_assert_eq!(
+            eq.shift, self.shift,
+            "the cache was reset for another table"
+        );
         let row = i >> self.shift;
         let slot = row & self.slot_mask;
         if self.tags[slot] != row as u32 {
@@ -295,13 +299,18 @@ mod tests {
         for (i, want) in full2.iter().enumerate() {
             assert_eq!(split2.at(i), *want, "n={n} i={i}");
         }
-        // A cache of one, two or every row gives the same values in any order.
-        for rows in [1, 2, usize::MAX / 64] {
+        // A cache of one, two or every row gives the same values in any
+        // order, fresh or reused after a larger size (its buffer then
+        // outgrows the slots in use).
+        let mut reused = EqRowCache::new();
+        for rows in [1, 2, usize::MAX / 64, 2, 1] {
             let bytes = rows.saturating_mul(core::mem::size_of::<F>() << split2.shift);
-            let mut cache = EqRowCache::new();
-            cache.reset(&split2, bytes);
-            for i in (0..n).rev().chain(0..n).step_by(3) {
-                assert_eq!(cache.at(&split2, i), full2[i], "n={n} i={i} rows={rows}");
+            let mut fresh = EqRowCache::new();
+            for cache in [&mut fresh, &mut reused] {
+                cache.reset(&split2, bytes);
+                for i in (0..n).rev().chain(0..n).step_by(3) {
+                    assert_eq!(cache.at(&split2, i), full2[i], "n={n} i={i} rows={rows}");
+                }
             }
         }
     }
