@@ -80,16 +80,10 @@ pub(crate) fn gf_mul(path: Gf2Path, a: u128, b: u128) -> u128 {
 pub(crate) fn gf_mul_wide(path: Gf2Path, a: u128, b: u128) -> wide::Parts {
     match path.0 {
         Gf2Kernel::Portable => wide::from_u128(portable::mul_wide(a, b)),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: every kernel but `Portable` needs PCLMULQDQ, and `path`
-        // exists only if its kernel passed detection.
-        _ => unsafe { x86_64::clmul128::product_inline(a, b) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: the only other aarch64 kernel, `Clmul128`, is available
-        // only with NEON and PMULL, checked when `path` was made.
-        _ => unsafe { aarch64::pmull::product_parts(a, b) },
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        _ => portable::mul_wide(a, b),
+        // SAFETY: every kernel but `Portable` has the carry-less multiply
+        // (PCLMULQDQ, PMULL), and `path` exists only if its kernel passed
+        // detection.
+        _ => unsafe { carryless_mul_wide(a, b) },
     }
 }
 
@@ -98,15 +92,48 @@ pub(crate) fn gf_mul_wide(path: Gf2Path, a: u128, b: u128) -> wide::Parts {
 pub(crate) fn gf_reduce_wide(path: Gf2Path, parts: wide::Parts) -> u128 {
     match path.0 {
         Gf2Kernel::Portable => portable::reduce_wide(wide::into_u128(parts)),
-        #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `gf_mul_wide`.
-        _ => unsafe { x86_64::clmul128::reduce_inline(parts) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as in `gf_mul_wide`.
-        _ => unsafe { aarch64::pmull::reduce_parts(parts) },
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        _ => portable::reduce_wide(parts),
+        _ => unsafe { carryless_reduce_wide(parts) },
     }
+}
+
+/// The single unreduced product every kernel but `Portable` shares: one
+/// 128-bit carry-less multiply sequence (x86_64 PCLMULQDQ, aarch64 PMULL;
+/// the portable product on other architectures, which have no other
+/// kernel).
+///
+/// # Safety
+/// The CPU must have the carry-less multiply: true whenever a detected
+/// kernel other than `Portable` is selected.
+#[inline(always)]
+unsafe fn carryless_mul_wide(a: u128, b: u128) -> wide::Parts {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller guarantees PCLMULQDQ (SSE2 is baseline).
+    let parts = unsafe { x86_64::clmul128::product_inline(a, b) };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: the caller guarantees NEON and PMULL.
+    let parts = unsafe { aarch64::pmull::product_parts(a, b) };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let parts = portable::mul_wide(a, b);
+    parts
+}
+
+/// The reduction matching [`carryless_mul_wide`] (it also takes the
+/// portable product's parts: every split of the polynomial narrows alike).
+///
+/// # Safety
+/// As [`carryless_mul_wide`].
+#[inline(always)]
+unsafe fn carryless_reduce_wide(parts: wide::Parts) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller guarantees PCLMULQDQ (SSE2 is baseline).
+    let element = unsafe { x86_64::clmul128::reduce_inline(parts) };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: the caller guarantees NEON and PMULL.
+    let element = unsafe { aarch64::pmull::reduce_parts(parts) };
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    let element = portable::reduce_wide(parts);
+    element
 }
 
 /// Runs `work` with `path` held as a type ([`crate::held`]): the
@@ -132,36 +159,23 @@ pub(crate) struct HeldGf2<const CLMUL: bool> {
 impl<const CLMUL: bool> WideProducts<Gf2_128> for HeldGf2<CLMUL> {
     #[inline(always)]
     fn mul_wide(self, a: Gf2_128, b: Gf2_128) -> Gf2Wide {
-        if !CLMUL {
-            return Gf2Wide(wide::from_u128(portable::mul_wide(a.0, b.0)));
-        }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `CLMUL` means the held path is not `Portable` (see
-        // `HeldGf2`), and every other kernel includes PCLMULQDQ.
-        let parts = unsafe { x86_64::clmul128::product_inline(a.0, b.0) };
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: `CLMUL` means the held path is aarch64's `Clmul128`,
-        // available only with NEON and PMULL.
-        let parts = unsafe { aarch64::pmull::product_parts(a.0, b.0) };
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        let parts = portable::mul_wide(a.0, b.0);
-        Gf2Wide(parts)
+        Gf2Wide(if CLMUL {
+            // SAFETY: `CLMUL` means the held path is not `Portable` (see
+            // `HeldGf2`): its kernel has the carry-less multiply.
+            unsafe { carryless_mul_wide(a.0, b.0) }
+        } else {
+            wide::from_u128(portable::mul_wide(a.0, b.0))
+        })
     }
 
     #[inline(always)]
     fn narrow(self, w: Gf2Wide) -> Gf2_128 {
-        if !CLMUL {
-            return Gf2_128(portable::reduce_wide(wide::into_u128(w.0)));
-        }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `mul_wide`.
-        let element = unsafe { x86_64::clmul128::reduce_inline(w.0) };
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as in `mul_wide`.
-        let element = unsafe { aarch64::pmull::reduce_parts(w.0) };
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        let element = portable::reduce_wide(w.0);
-        Gf2_128(element)
+        Gf2_128(if CLMUL {
+            // SAFETY: as in `mul_wide`.
+            unsafe { carryless_reduce_wide(w.0) }
+        } else {
+            portable::reduce_wide(wide::into_u128(w.0))
+        })
     }
 }
 
