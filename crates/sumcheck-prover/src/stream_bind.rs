@@ -240,9 +240,17 @@ impl<'a, 'c, F: Field, E: EqLookup<F> + ?Sized> Fill<'a, 'c, F, E> {
             }
             let pair = [t.h0, t.h1];
             if prev == Some(pair) {
-                match n.checked_sub(1).and_then(|last| v.get_mut(last)) {
-                    Some(last) => *last += c,
+                // The span's first run may continue the previous span's
+                // last one (`n == 0`): its sum goes to `carry`.
+                match n.checked_sub(1) {
                     None => *carry.get_or_insert(F::ZERO) += c,
+                    Some(last) => match v.get_mut(last) {
+                        Some(sum) => *sum += c,
+                        None => {
+                            failure = Some(self.ctx.bad("terms", 0, 0));
+                            break;
+                        }
+                    },
                 }
                 continue;
             }
