@@ -22,7 +22,7 @@ use longfellow_mdoc::{Verifier, ZkSpec};
 use longfellow_mdoc_prover::{Phase, Prover};
 use longfellow_random::MdocLcg;
 
-use self::clock::{peak_rss_kib, Stamp};
+use self::clock::{minor_faults, peak_rss_kib, Stamp};
 use self::inputs::Inputs;
 use self::report::{phase, phase_summary, Run, PHASES};
 use super::demo::{circuit_dirs, find_circuit};
@@ -210,6 +210,7 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
     let inputs = inputs(args, path, &spec)?;
     match role {
         Only::Prove => {
+            let faults = minor_faults();
             let t = Stamp::now();
             let prover = Prover::new(&pair).map_err(err)?;
             let proof = prover
@@ -222,6 +223,7 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
                 p.cpu_ms,
                 proof.len()
             );
+            print_faults("prove", faults);
             if let Some(m) = check_reference(&inputs, &proof) {
                 println!("reference_match={}", if m { "yes" } else { "NO" });
             }
@@ -237,6 +239,7 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
                     .and_then(|p| p.prove(&inputs.request, &inputs.mdoc, &mut MdocLcg::new(42)))
                     .map_err(err)?,
             };
+            let faults = minor_faults();
             let t = Stamp::now();
             let ok = Verifier::new(&pair)
                 .map_err(err)?
@@ -248,10 +251,18 @@ fn only(args: &BenchArgs, role: Only, path: &Path) -> Result<(), CliError> {
                 v.cpu_ms,
                 ok.is_ok()
             );
+            print_faults("verify", faults);
             ok.map_err(err)?;
         }
     }
     print_rss()
+}
+
+/// The minor page faults since `before`, as `ROLE_faults=N`.
+fn print_faults(role: &str, before: Option<u64>) {
+    if let (Some(a), Some(b)) = (before, minor_faults()) {
+        println!("{role}_faults={}", b.saturating_sub(a));
+    }
 }
 
 fn print_rss() -> Result<(), CliError> {
