@@ -117,7 +117,10 @@ mod tests {
         for i in (0..buf.len()).step_by(4096) {
             buf[i] = 1;
         }
-        let touched = std::hint::black_box(&buf).iter().filter(|&&b| b == 1).count();
+        let touched = std::hint::black_box(&buf)
+            .iter()
+            .filter(|&&b| b == 1)
+            .count();
         let after = minor_faults().expect("minflt readable on Linux");
         assert_eq!(touched, pages);
         // Huge pages could cover the buffer with a few faults, 4 KiB pages
