@@ -25,14 +25,22 @@ fn schedstat_ns() -> Option<u64> {
     Some(total)
 }
 
-fn stat_ns() -> Option<u64> {
+/// Numeric fields `wanted` (1-based, as `man 5 proc` counts them, each
+/// `≥ 3`) of one read of `/proc/self/stat`. The fields are taken after the
+/// last `)`, which closes the command name (a name may itself hold spaces
+/// or `)`); the state, field 3, is the first after it.
+fn self_stat_fields<const K: usize>(wanted: [usize; K]) -> Option<[u64; K]> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are the
-    // 14th and 15th fields overall, i.e. the 12th and 13th after it.
-    let rest = stat.rsplit_once(')')?.1;
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let mut out = [0; K];
+    for (value, n) in out.iter_mut().zip(wanted) {
+        *value = fields.get(n.checked_sub(3)?)?.parse().ok()?;
+    }
+    Some(out)
+}
+
+fn stat_ns() -> Option<u64> {
+    let [utime, stime] = self_stat_fields([14, 15])?;
     // USER_HZ is 100 on every Linux ABI Rust targets.
     Some((utime + stime) * 10_000_000)
 }
@@ -42,14 +50,8 @@ fn stat_ns() -> Option<u64> {
 /// first, which is part of what separates a fresh proof's time from a
 /// repeated one's; `None` off Linux.
 pub fn minor_faults() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // minflt is the 10th field overall, the 8th after the command name.
-    stat.rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(7)?
-        .parse()
-        .ok()
+    let [minflt] = self_stat_fields([10])?;
+    Some(minflt)
 }
 
 /// Peak resident memory (VmHWM) of the whole process in KiB.
@@ -105,7 +107,28 @@ impl std::ops::AddAssign for Span {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::minor_faults;
+    use super::{minor_faults, stat_ns};
+
+    /// The `/proc/self/stat` fallback clock must follow CPU time: fields
+    /// that are not `utime`/`stime` would not grow by the time spent.
+    #[test]
+    fn stat_clock_counts_cpu_time() {
+        let before = stat_ns().expect("stat readable on Linux");
+        let start = std::time::Instant::now();
+        let mut x = 1u64;
+        while start.elapsed() < std::time::Duration::from_millis(200) {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let spent = stat_ns()
+            .expect("stat readable on Linux")
+            .saturating_sub(before);
+        // 200 ms of wall spinning is at least 100 ms of CPU unless the host
+        // took the core away for half of it; ticks are 10 ms.
+        assert!(
+            spent >= 100_000_000,
+            "{spent} ns of CPU in 200 ms of spinning"
+        );
+    }
 
     /// Touching fresh pages must show up as faults: a wrong field of
     /// `/proc/self/stat` (a time, a count that never moves) would not.
