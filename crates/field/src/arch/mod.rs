@@ -75,25 +75,24 @@ pub(crate) fn gf_mul(path: Gf2Path, a: u128, b: u128) -> u128 {
     }
 }
 
-/// `a·b` unreduced, as the parts of a [`crate::gf2_128::Gf2Wide`].
+/// `a·b` unreduced, as the parts of a [`crate::gf2_128::Gf2Wide`]: the
+/// held kernel's product, picked per call.
 #[inline(always)]
 pub(crate) fn gf_mul_wide(path: Gf2Path, a: u128, b: u128) -> wide::Parts {
+    let (a, b) = (Gf2_128(a), Gf2_128(b));
     match path.0 {
-        Gf2Kernel::Portable => wide::from_u128(portable::mul_wide(a, b)),
-        // SAFETY: every kernel but `Portable` has the carry-less multiply
-        // (PCLMULQDQ, PMULL), and `path` exists only if its kernel passed
-        // detection.
-        _ => unsafe { carryless_mul_wide(a, b) },
+        Gf2Kernel::Portable => HeldGf2::<false> { _witness: path }.mul_wide(a, b).0,
+        _ => HeldGf2::<true> { _witness: path }.mul_wide(a, b).0,
     }
 }
 
-/// The element the parts of a [`crate::gf2_128::Gf2Wide`] stand for.
+/// The element a sum of [`gf_mul_wide`] parts stands for, on `path`.
 #[inline(always)]
 pub(crate) fn gf_reduce_wide(path: Gf2Path, parts: wide::Parts) -> u128 {
+    let w = Gf2Wide(parts);
     match path.0 {
-        Gf2Kernel::Portable => portable::reduce_wide(wide::into_u128(parts)),
-        // SAFETY: as in `gf_mul_wide`.
-        _ => unsafe { carryless_reduce_wide(parts) },
+        Gf2Kernel::Portable => HeldGf2::<false> { _witness: path }.narrow(w).0,
+        _ => HeldGf2::<true> { _witness: path }.narrow(w).0,
     }
 }
 
@@ -147,10 +146,12 @@ pub(crate) fn gf_run_held<W: WithWideProducts<Gf2_128>>(path: Gf2Path, work: W) 
     }
 }
 
-/// A [`Gf2Path`] held for a loop, with whether it multiplies carry-less in
-/// its type; made only by [`gf_run_held`], so `HeldGf2<true>` holds a path
-/// other than `Portable` (one whose kernel passed detection). The path is
-/// kept as the witness of that detection; the products read only the type.
+/// A [`Gf2Path`] held for a loop (or one product), with whether it
+/// multiplies carry-less in its type; made only in this module, by
+/// [`gf_run_held`], [`gf_mul_wide`] and [`gf_reduce_wide`], each of which
+/// makes `HeldGf2<true>` only from a path other than `Portable` (one whose
+/// kernel passed detection). The path is kept as the witness of that
+/// detection; the products read only the type.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct HeldGf2<const CLMUL: bool> {
     _witness: Gf2Path,
