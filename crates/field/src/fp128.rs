@@ -22,6 +22,24 @@ impl Fp128 {
             .fold(Self([0; 2]), |acc, (x, y)| acc + *x * *y)
     }
 
+    fn axpy_impl(y: &mut [Self], u: Self, x: &[Self]) {
+        for (a, &b) in y.iter_mut().zip(x) {
+            *a += u * b;
+        }
+    }
+
+    fn mul_assign_slice_impl(x: &mut [Self], y: &[Self]) {
+        for (a, &b) in x.iter_mut().zip(y) {
+            *a *= b;
+        }
+    }
+
+    fn lincomb2_impl(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
+        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+            *o = a * p + b * q;
+        }
+    }
+
     #[inline(always)]
     fn mont_mul(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
         Self::MODULUS.mul(a, b)

@@ -77,6 +77,63 @@ impl Fp256 {
         }
     }
 
+    /// `y_i ← y_i + u·x_i`. With the assembly the kernel choice is read
+    /// once per slice and the operands are read in place: through the
+    /// per-element operators each product re-read the choice twice and
+    /// copied both operands to the stack for the assembly's pointers
+    /// (the signature circuit's bindings run this loop).
+    fn axpy_impl(y: &mut [Self], u: Self, x: &[Self]) {
+        match P256Asm::detect() {
+            Some(asm) => {
+                for (a, b) in y.iter_mut().zip(x) {
+                    let p = asm.mont_mul(&u.0, &b.0);
+                    a.0 = asm.add(&a.0, &p);
+                }
+            }
+            None => {
+                for (a, &b) in y.iter_mut().zip(x) {
+                    *a += u * b;
+                }
+            }
+        }
+    }
+
+    /// `x_i ← x_i·y_i`, the kernel choice read once per slice as in
+    /// [`Self::axpy_impl`].
+    fn mul_assign_slice_impl(x: &mut [Self], y: &[Self]) {
+        match P256Asm::detect() {
+            Some(asm) => {
+                for (a, b) in x.iter_mut().zip(y) {
+                    a.0 = asm.mont_mul(&a.0, &b.0);
+                }
+            }
+            None => {
+                for (a, &b) in x.iter_mut().zip(y) {
+                    *a *= b;
+                }
+            }
+        }
+    }
+
+    /// `out_i ← a·x_i + b·y_i`, the kernel choice read once per slice as
+    /// in [`Self::axpy_impl`] (the verifier's output-wire rows of the
+    /// signature circuit).
+    fn lincomb2_impl(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
+        match P256Asm::detect() {
+            Some(asm) => {
+                for ((o, p), q) in out.iter_mut().zip(x).zip(y) {
+                    let (ap, bq) = (asm.mont_mul(&a.0, &p.0), asm.mont_mul(&b.0, &q.0));
+                    o.0 = asm.add(&ap, &bq);
+                }
+            }
+            None => {
+                for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+                    *o = a * p + b * q;
+                }
+            }
+        }
+    }
+
     /// [`Field::dot`] without the assembly. Exposed so tests and benchmarks
     /// can compare it against the dispatched path.
     #[doc(hidden)]

@@ -240,6 +240,18 @@ macro_rules! prime_field {
                 Self::dot_impl(a, b)
             }
 
+            fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
+                Self::axpy_impl(y, u, x)
+            }
+
+            fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
+                Self::mul_assign_slice_impl(x, y)
+            }
+
+            fn lincomb2(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
+                Self::lincomb2_impl(out, a, x, b, y)
+            }
+
             fn invert(&self) -> subtle::CtOption<Self> {
                 let inv = self.fermat_inverse();
                 subtle::CtOption::new(inv, !<Self as $crate::Field>::is_zero(self))

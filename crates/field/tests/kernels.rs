@@ -323,6 +323,16 @@ fn check_prime_kernels<F: Field>(a: &[F], b: &[F]) {
         .map(|(i, &y)| a.get(i).map_or(y, |&x| y * x))
         .collect();
     assert_eq!(got, want);
+    // Random values and unequal lengths (the common prefix is written).
+    let v = b.first().copied().unwrap_or(F::ONE);
+    let mut got = b.to_vec();
+    F::lincomb2(&mut got, u, a, v, b);
+    let want: Vec<F> = b
+        .iter()
+        .enumerate()
+        .map(|(i, &y)| a.get(i).map_or(y, |&x| u * x + v * y))
+        .collect();
+    assert_eq!(got, want);
 }
 
 /// Long sums: many unreduced products accumulate before the one reduction.

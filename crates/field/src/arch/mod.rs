@@ -465,6 +465,22 @@ impl P256Asm {
         }
     }
 
+    /// `(a + b) mod p` of reduced inputs (baseline instructions; the
+    /// token only spares the caller the selection check).
+    #[inline(always)]
+    pub(crate) fn add(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            x86_64::p256::add(a, b)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (a, b);
+            match self.0 {}
+        }
+    }
+
     /// The Montgomery square `a²·2⁻²⁵⁶ mod p` of a reduced input, fully
     /// reduced.
     #[inline(always)]
