@@ -23,21 +23,15 @@ impl Fp128 {
     }
 
     fn axpy_impl(y: &mut [Self], u: Self, x: &[Self]) {
-        for (a, &b) in y.iter_mut().zip(x) {
-            *a += u * b;
-        }
+        crate::traits::ops_loops::axpy(y, u, x)
     }
 
     fn mul_assign_slice_impl(x: &mut [Self], y: &[Self]) {
-        for (a, &b) in x.iter_mut().zip(y) {
-            *a *= b;
-        }
+        crate::traits::ops_loops::mul_assign_slice(x, y)
     }
 
     fn lincomb2_impl(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
-        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
-            *o = a * p + b * q;
-        }
+        crate::traits::ops_loops::lincomb2(out, a, x, b, y)
     }
 
     #[inline(always)]

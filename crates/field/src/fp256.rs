@@ -90,11 +90,7 @@ impl Fp256 {
                     a.0 = asm.add(&a.0, &p);
                 }
             }
-            None => {
-                for (a, &b) in y.iter_mut().zip(x) {
-                    *a += u * b;
-                }
-            }
+            None => crate::traits::ops_loops::axpy(y, u, x),
         }
     }
 
@@ -107,17 +103,13 @@ impl Fp256 {
                     a.0 = asm.mont_mul(&a.0, &b.0);
                 }
             }
-            None => {
-                for (a, &b) in x.iter_mut().zip(y) {
-                    *a *= b;
-                }
-            }
+            None => crate::traits::ops_loops::mul_assign_slice(x, y),
         }
     }
 
     /// `out_i ← a·x_i + b·y_i`, the kernel choice read once per slice as
-    /// in [`Self::axpy_impl`] (the verifier's output-wire rows of the
-    /// signature circuit).
+    /// in [`Self::axpy_impl`] (the signature circuit's output-wire rows,
+    /// in the prover and the verifier).
     fn lincomb2_impl(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
         match P256Asm::detect() {
             Some(asm) => {
@@ -126,11 +118,7 @@ impl Fp256 {
                     o.0 = asm.add(&ap, &bq);
                 }
             }
-            None => {
-                for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
-                    *o = a * p + b * q;
-                }
-            }
+            None => crate::traits::ops_loops::lincomb2(out, a, x, b, y),
         }
     }
 

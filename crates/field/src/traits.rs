@@ -206,25 +206,19 @@ pub trait Field:
 
     /// `y_i ← y_i + u·x_i` over the common prefix.
     fn axpy(y: &mut [Self], u: Self, x: &[Self]) {
-        for (a, &b) in y.iter_mut().zip(x) {
-            *a += u * b;
-        }
+        ops_loops::axpy(y, u, x)
     }
 
     /// `out_i ← a·x_i + b·y_i` over the common prefix of the three: two
     /// scaled rows summed in one pass, which a field can do with one
     /// reduction per element (the verifier's output-wire rows).
     fn lincomb2(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
-        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
-            *o = a * p + b * q;
-        }
+        ops_loops::lincomb2(out, a, x, b, y)
     }
 
     /// `x_i ← x_i·y_i` over the common prefix.
     fn mul_assign_slice(x: &mut [Self], y: &[Self]) {
-        for (a, &b) in x.iter_mut().zip(y) {
-            *a *= b;
-        }
+        ops_loops::mul_assign_slice(x, y)
     }
 
     /// Applies `kind` with twiddle `t` to every pair `(lo_i, hi_i)` of the
@@ -284,6 +278,37 @@ impl Butterfly {
                 *c += *a;
                 *a += t * old_c;
             }
+        }
+    }
+}
+
+/// The slice operations as plain loops over the element operators: the
+/// trait's defaults, and the fallback of fields whose own kernels need a
+/// CPU feature (one copy of each loop for both).
+pub(crate) mod ops_loops {
+    use super::Field;
+
+    /// `y_i ← y_i + u·x_i` over the common prefix.
+    #[inline]
+    pub(crate) fn axpy<F: Field>(y: &mut [F], u: F, x: &[F]) {
+        for (a, &b) in y.iter_mut().zip(x) {
+            *a += u * b;
+        }
+    }
+
+    /// `out_i ← a·x_i + b·y_i` over the common prefix of the three.
+    #[inline]
+    pub(crate) fn lincomb2<F: Field>(out: &mut [F], a: F, x: &[F], b: F, y: &[F]) {
+        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+            *o = a * p + b * q;
+        }
+    }
+
+    /// `x_i ← x_i·y_i` over the common prefix.
+    #[inline]
+    pub(crate) fn mul_assign_slice<F: Field>(x: &mut [F], y: &[F]) {
+        for (a, &b) in x.iter_mut().zip(y) {
+            *a *= b;
         }
     }
 }
