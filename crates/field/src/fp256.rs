@@ -108,8 +108,9 @@ impl Fp256 {
     }
 
     /// `out_i ← a·x_i + b·y_i`, the kernel choice read once per slice as
-    /// in [`Self::axpy_impl`] (the signature circuit's output-wire rows,
-    /// in the prover and the verifier).
+    /// in [`Self::axpy_impl`] (the signature circuit's two-point eq table
+    /// rows, in the prover and the verifier). Two reductions per element,
+    /// as the operators make: the assembly reduces only a single product.
     fn lincomb2_impl(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
         match P256Asm::detect() {
             Some(asm) => {

@@ -211,7 +211,8 @@ pub trait Field:
 
     /// `out_i ← a·x_i + b·y_i` over the common prefix of the three: two
     /// scaled rows summed in one pass, which a field can do with one
-    /// reduction per element (the verifier's output-wire rows).
+    /// reduction per element (the rows of the two-point eq tables, in the
+    /// prover's `eq2` table and the verifier's row cache).
     fn lincomb2(out: &mut [Self], a: Self, x: &[Self], b: Self, y: &[Self]) {
         ops_loops::lincomb2(out, a, x, b, y)
     }
