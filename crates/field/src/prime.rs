@@ -51,7 +51,10 @@ macro_rules! prime_field {
         square = $square:path, add = $add:path, sub = $sub:path, neg = $neg:path
     ) => {
         $(#[$meta])*
+        // Transparent so that the slice kernels may read a slice of
+        // elements as a slice of limb arrays.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #[repr(transparent)]
         pub struct $name([u64; $n]);
 
         impl $name {

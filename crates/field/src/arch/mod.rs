@@ -22,7 +22,7 @@ mod aarch64;
 mod x86_64;
 
 use crate::held::{WideProducts, WithWideProducts};
-use crate::{Butterfly, Gf2Wide, Gf2_128};
+use crate::{Butterfly, Fp256, Gf2Wide, Gf2_128};
 use select::Gf2Kernel;
 #[cfg(target_arch = "x86_64")]
 use select::P256Kernel;
@@ -425,7 +425,10 @@ impl P256Asm {
     pub(crate) fn detect() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            if select::p256() == P256Kernel::MulxAdx {
+            if matches!(
+                select::p256(),
+                P256Kernel::MulxAdx | P256Kernel::MulxAdxIfma
+            ) {
                 return Some(Self(()));
             }
         }
@@ -497,6 +500,105 @@ impl P256Asm {
             match self.0 {}
         }
     }
+}
+
+/// Proof that the CPU has AVX-512F and AVX-512 IFMA and the selection
+/// allows 512-bit paths: the only way to reach the eight-lane P-256 slice
+/// kernels. Each method does the longest prefix of whole eight-element
+/// blocks and returns its length; the caller finishes the rest (at most
+/// seven elements) with the scalar kernel. Uninhabited off x86_64.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct P256Ifma(AsmWitness);
+
+impl P256Ifma {
+    /// The token if this process runs the IFMA slices (cached selection).
+    #[inline(always)]
+    pub(crate) fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if select::p256() == P256Kernel::MulxAdxIfma {
+                return Some(Self(()));
+            }
+        }
+        None
+    }
+
+    /// `x_i ← x_i·y_i` over the whole blocks.
+    #[inline]
+    pub(crate) fn mul_assign_slice(self, x: &mut [Fp256], y: &[Fp256]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            // SAFETY: `self` exists, so AVX-512F and IFMA are present;
+            // elements are reduced residues, which the kernel keeps.
+            unsafe { x86_64::p256_ifma::mul_assign_slice(limbs_mut(x), limbs(y)) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (x, y);
+            match self.0 {}
+        }
+    }
+
+    /// `y_i ← y_i + u·x_i` over the whole blocks.
+    #[inline]
+    pub(crate) fn axpy(self, y: &mut [Fp256], u: &Fp256, x: &[Fp256]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            let u = &limbs(core::slice::from_ref(u))[0];
+            // SAFETY: as in `mul_assign_slice`.
+            unsafe { x86_64::p256_ifma::axpy(limbs_mut(y), u, limbs(x)) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (y, u, x);
+            match self.0 {}
+        }
+    }
+
+    /// `out_i ← a·x_i + b·y_i` over the whole blocks.
+    #[inline]
+    pub(crate) fn lincomb2(
+        self,
+        out: &mut [Fp256],
+        a: &Fp256,
+        x: &[Fp256],
+        b: &Fp256,
+        y: &[Fp256],
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            let (a, b) = (
+                &limbs(core::slice::from_ref(a))[0],
+                &limbs(core::slice::from_ref(b))[0],
+            );
+            // SAFETY: as in `mul_assign_slice`.
+            unsafe { x86_64::p256_ifma::lincomb2(limbs_mut(out), a, limbs(x), b, limbs(y)) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (out, a, x, b, y);
+            match self.0 {}
+        }
+    }
+}
+
+/// The residues' limbs of a slice of elements.
+#[cfg(target_arch = "x86_64")]
+fn limbs(x: &[Fp256]) -> &[[u64; 4]] {
+    // SAFETY: `Fp256` is `repr(transparent)` over `[u64; 4]` (same size,
+    // alignment and validity), so the slice reinterprets element for
+    // element with the same length and lifetime.
+    unsafe { core::slice::from_raw_parts(x.as_ptr().cast::<[u64; 4]>(), x.len()) }
+}
+
+/// [`limbs`], mutable. Writers must store reduced residues.
+#[cfg(target_arch = "x86_64")]
+fn limbs_mut(x: &mut [Fp256]) -> &mut [[u64; 4]] {
+    // SAFETY: as in `limbs`; the borrow of `x` is moved into the result.
+    unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<[u64; 4]>(), x.len()) }
 }
 
 /// `(a + b) mod p` for reduced P-256 inputs in x86_64 carry-chain

@@ -82,15 +82,20 @@ pub enum P256Kernel {
     /// Product and square in x86_64 MULX/ADCX/ADOX assembly, additions in
     /// carry-chain assembly.
     MulxAdx,
+    /// [`Self::MulxAdx`], and the slice products (`mul_assign_slice`,
+    /// `axpy`, `lincomb2`) eight at a time in radix 2^52 on AVX-512 IFMA
+    /// (a 512-bit path: off under `no512`).
+    MulxAdxIfma,
 }
 
 impl P256Kernel {
-    /// A short name (`portable`, `carry-asm`, `mulx-adx`).
+    /// A short name (`portable`, `carry-asm`, `mulx-adx`, `mulx-adx+ifma52`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Portable => "portable",
             Self::CarryAsm => "carry-asm",
             Self::MulxAdx => "mulx-adx",
+            Self::MulxAdxIfma => "mulx-adx+ifma52",
         }
     }
 }
@@ -211,10 +216,10 @@ fn resolve(request: KernelRequest, source: RequestSource) -> KernelInfo {
         .rev()
         .find(|&k| k <= ceiling && k.is_available())
         .unwrap_or(Gf2Kernel::Portable);
-    let p256 = if request == KernelRequest::Soft {
-        P256Kernel::Portable
-    } else {
-        detect::p256()
+    let p256 = match request {
+        KernelRequest::Soft => P256Kernel::Portable,
+        KernelRequest::Auto => detect::p256(true),
+        KernelRequest::No512 | KernelRequest::Only128 => detect::p256(false),
     };
     KernelInfo {
         gf2_128,
@@ -264,7 +269,8 @@ const fn p256_of(bits: u8) -> P256Kernel {
     match (bits >> 2) & 3 {
         0 => P256Kernel::Portable,
         1 => P256Kernel::CarryAsm,
-        _ => P256Kernel::MulxAdx,
+        2 => P256Kernel::MulxAdx,
+        _ => P256Kernel::MulxAdxIfma,
     }
 }
 
@@ -406,22 +412,35 @@ mod detect {
         }
     }
 
+    /// The best P-256 kernel, the IFMA slices only if `wide` allows
+    /// 512-bit paths.
     #[cfg(target_arch = "x86_64")]
-    pub(super) fn p256() -> P256Kernel {
+    pub(super) fn p256(wide: bool) -> P256Kernel {
         #[cfg(feature = "std")]
-        let adx = std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("adx");
+        let (adx, ifma) = {
+            use std::arch::is_x86_feature_detected as has;
+            (
+                has!("bmi2") && has!("adx"),
+                has!("avx512f") && has!("avx512ifma"),
+            )
+        };
         #[cfg(not(feature = "std"))]
-        let adx = cfg!(all(target_feature = "bmi2", target_feature = "adx"));
-        if adx {
-            P256Kernel::MulxAdx
-        } else {
-            P256Kernel::CarryAsm
+        let (adx, ifma) = (
+            cfg!(all(target_feature = "bmi2", target_feature = "adx")),
+            cfg!(all(
+                target_feature = "avx512f",
+                target_feature = "avx512ifma"
+            )),
+        );
+        match (adx, ifma && wide) {
+            (true, true) => P256Kernel::MulxAdxIfma,
+            (true, false) => P256Kernel::MulxAdx,
+            (false, _) => P256Kernel::CarryAsm,
         }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    pub(super) fn p256() -> P256Kernel {
+    pub(super) fn p256(_wide: bool) -> P256Kernel {
         P256Kernel::Portable
     }
 }
@@ -449,6 +468,7 @@ mod tests {
                 P256Kernel::Portable,
                 P256Kernel::CarryAsm,
                 P256Kernel::MulxAdx,
+                P256Kernel::MulxAdxIfma,
             ] {
                 let b = encode(g, p);
                 assert_eq!((gf2_of(b), p256_of(b)), (g, p));
@@ -473,6 +493,11 @@ mod tests {
                     assert!(info.gf2_128 >= k, "{r:?}: {info}");
                 }
             }
+        }
+        // The IFMA slices are a 512-bit path: only an unrestricted request
+        // may select them.
+        for r in [KernelRequest::No512, KernelRequest::Only128] {
+            assert_ne!(resolve(r, RequestSource::Env).p256, P256Kernel::MulxAdxIfma);
         }
         let soft = resolve(KernelRequest::Soft, RequestSource::Env);
         assert_eq!(soft.p256, P256Kernel::Portable);

@@ -5,4 +5,5 @@ pub(crate) mod clmul128;
 pub(crate) mod clmul256;
 pub(crate) mod clmul512;
 pub(crate) mod p256;
+pub(crate) mod p256_ifma;
 pub(crate) mod p256_text;

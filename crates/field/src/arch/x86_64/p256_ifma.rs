@@ -1,0 +1,440 @@
+//! P-256 base-field slice products on AVX-512 IFMA: eight Montgomery
+//! products at once, one per 64-bit lane, in radix 2^52.
+//!
+//! `VPMADD52LUQ`/`VPMADD52HUQ` add the low or high 52 bits of a 52×52-bit
+//! product to each lane, so an element is five 52-bit limbs (260 bits) and
+//! a product is 25 limb products, each taken twice (low and high half),
+//! against the MULX kernel's 16 full products on one element at a time.
+//!
+//! The elements stay in the field's own representation (four 64-bit limbs,
+//! Montgomery form with R = 2^256): each block of eight is transposed to
+//! limb-major vectors and split into 52-bit limbs on the way in, and
+//! joined and transposed back on the way out. Montgomery reduction in
+//! radix 2^52 divides by 2^260, not 2^256; scaling one operand by 16 while
+//! splitting it (a shift, no product) makes up the difference:
+//! `ã·(16·b̃)·2⁻²⁶⁰ = ã·b̃·2⁻²⁵⁶`. With `ã < p` and `16·b̃ < 2^260` the
+//! reduced value is below `2p`, one conditional subtraction from `[0, p)`.
+//!
+//! P-256's prime is `−1 mod 2^52`, so `−p⁻¹ mod 2^52 = 1` and each
+//! reduction digit is the low limb itself; of the prime's five limbs one
+//! is zero and the lowest (`2^52 − 1`) folds into a carry, so a reduction
+//! step takes six multiply-adds.
+
+use core::arch::x86_64::*;
+
+/// Elements per block: one per 64-bit lane of a 512-bit register.
+pub(crate) const LANES: usize = 8;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// P-256's prime in radix 2^52: `[2^52 − 1, 2^44 − 1, 0, 2^36, 2^48 − 2^16]`.
+const P52: [u64; 5] = [MASK52, (1 << 44) - 1, 0, 1 << 36, 0xffff_ffff_0000];
+
+/// Five 52-bit limbs of eight elements, limb-major.
+type Limbs = [__m512i; 5];
+
+/// Four 64-bit limbs of eight elements, limb-major.
+type Words = [__m512i; 4];
+
+/// Loads eight consecutive elements and transposes them to limb-major.
+///
+/// # Safety
+/// AVX-512F must be present; `src` must hold at least eight elements.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn load8(src: &[[u64; 4]]) -> Words {
+    debug_assert!(src.len() >= LANES);
+    let p = src.as_ptr().cast::<__m512i>();
+    // SAFETY: `src` holds eight elements, 256 contiguous bytes (four
+    // unaligned 512-bit loads).
+    let (z0, z1, z2, z3) = unsafe {
+        (
+            _mm512_loadu_si512(p),
+            _mm512_loadu_si512(p.add(1)),
+            _mm512_loadu_si512(p.add(2)),
+            _mm512_loadu_si512(p.add(3)),
+        )
+    };
+    // Limbs 0 and 1 of elements 0–3 (from z0:z1) and 4–7 (from z2:z3).
+    let lo01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+    let lo23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+    let a01 = _mm512_permutex2var_epi64(z0, lo01, z1);
+    let b01 = _mm512_permutex2var_epi64(z2, lo01, z3);
+    let a23 = _mm512_permutex2var_epi64(z0, lo23, z1);
+    let b23 = _mm512_permutex2var_epi64(z2, lo23, z3);
+    let first = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+    let second = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+    [
+        _mm512_permutex2var_epi64(a01, first, b01),
+        _mm512_permutex2var_epi64(a01, second, b01),
+        _mm512_permutex2var_epi64(a23, first, b23),
+        _mm512_permutex2var_epi64(a23, second, b23),
+    ]
+}
+
+/// Transposes limb-major words back and stores eight elements.
+///
+/// # Safety
+/// AVX-512F must be present; `dst` must hold at least eight elements.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn store8(dst: &mut [[u64; 4]], w: Words) {
+    debug_assert!(dst.len() >= LANES);
+    // Elements 0–3 interleave limbs (0, 1) and (2, 3) of lanes 0–3.
+    let lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    let hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    let e01_lo = _mm512_permutex2var_epi64(w[0], lo, w[1]); // l0,l1 of e0..e3
+    let e01_hi = _mm512_permutex2var_epi64(w[0], hi, w[1]); // l0,l1 of e4..e7
+    let e23_lo = _mm512_permutex2var_epi64(w[2], lo, w[3]);
+    let e23_hi = _mm512_permutex2var_epi64(w[2], hi, w[3]);
+    // Element j (of four) takes two words from each: (l0, l1) then (l2, l3).
+    let first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+    let second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    let z0 = _mm512_permutex2var_epi64(e01_lo, first, e23_lo);
+    let z1 = _mm512_permutex2var_epi64(e01_lo, second, e23_lo);
+    let z2 = _mm512_permutex2var_epi64(e01_hi, first, e23_hi);
+    let z3 = _mm512_permutex2var_epi64(e01_hi, second, e23_hi);
+    let p = dst.as_mut_ptr().cast::<__m512i>();
+    // SAFETY: `dst` holds eight elements, 256 contiguous bytes.
+    unsafe {
+        _mm512_storeu_si512(p, z0);
+        _mm512_storeu_si512(p.add(1), z1);
+        _mm512_storeu_si512(p.add(2), z2);
+        _mm512_storeu_si512(p.add(3), z3);
+    }
+}
+
+/// Splits 256-bit words into 52-bit limbs, multiplied by `2^shift`
+/// (`shift` 0 or 4; the value must stay below 2^260).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn split<const SHIFT: u32>(w: Words) -> Limbs {
+    let m = _mm512_set1_epi64(MASK52 as i64);
+    let or_shift = |lo: __m512i, hi: __m512i, k: u32| {
+        // (hi:lo) >> k, for 0 < k < 64, then masked.
+        _mm512_and_si512(
+            _mm512_or_si512(
+                _mm512_srlv_epi64(lo, _mm512_set1_epi64(i64::from(k))),
+                _mm512_sllv_epi64(hi, _mm512_set1_epi64(i64::from(64 - k))),
+            ),
+            m,
+        )
+    };
+    [
+        _mm512_and_si512(
+            _mm512_sllv_epi64(w[0], _mm512_set1_epi64(i64::from(SHIFT))),
+            m,
+        ),
+        or_shift(w[0], w[1], 52 - SHIFT),
+        or_shift(w[1], w[2], 40 - SHIFT),
+        or_shift(w[2], w[3], 28 - SHIFT),
+        _mm512_srlv_epi64(w[3], _mm512_set1_epi64(i64::from(16 - SHIFT))),
+    ]
+}
+
+/// Joins 52-bit limbs (a value below 2^256) into 64-bit words.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn join(l: Limbs) -> Words {
+    let sh = |x: __m512i, k: u32| _mm512_sllv_epi64(x, _mm512_set1_epi64(i64::from(k)));
+    let sr = |x: __m512i, k: u32| _mm512_srlv_epi64(x, _mm512_set1_epi64(i64::from(k)));
+    [
+        _mm512_or_si512(l[0], sh(l[1], 52)),
+        _mm512_or_si512(sr(l[1], 12), sh(l[2], 40)),
+        _mm512_or_si512(sr(l[2], 24), sh(l[3], 28)),
+        _mm512_or_si512(sr(l[3], 36), sh(l[4], 16)),
+    ]
+}
+
+/// The unreduced product `a·b` of eight lanes added into `t` (ten
+/// limb columns): each column takes at most ten 52-bit halves per
+/// product, so a few products can share `t` before [`mont_reduce`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn mul_add_wide(t: &mut [__m512i; 10], a: &Limbs, b: &Limbs) {
+    for i in 0..5 {
+        for j in 0..5 {
+            t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[i], b[j]);
+            t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[i], b[j]);
+        }
+    }
+}
+
+/// Montgomery reduction `t·2⁻²⁶⁰ mod p` up to a few multiples of `p`:
+/// the result is `t·2⁻²⁶⁰ + m` for some `m < p`, normalised to 52-bit
+/// limbs (the top limb keeps what is above 2^208).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn mont_reduce(mut t: [__m512i; 10]) -> Limbs {
+    let m52 = _mm512_set1_epi64(MASK52 as i64);
+    let p1 = _mm512_set1_epi64(P52[1] as i64);
+    let p3 = _mm512_set1_epi64(P52[3] as i64);
+    let p4 = _mm512_set1_epi64(P52[4] as i64);
+    for i in 0..5 {
+        // m = t_i mod 2^52; adding m·p clears limb i. Its lowest limb
+        // product m·(2^52 − 1) = m·2^52 − m: with t_i − m = (t_i >> 52)·2^52
+        // that carries (t_i >> 52) + m into limb i + 1.
+        let m = _mm512_and_si512(t[i], m52);
+        let carry = _mm512_add_epi64(_mm512_srli_epi64::<52>(t[i]), m);
+        t[i + 1] = _mm512_add_epi64(t[i + 1], carry);
+        t[i + 1] = _mm512_madd52lo_epu64(t[i + 1], m, p1);
+        t[i + 2] = _mm512_madd52hi_epu64(t[i + 2], m, p1);
+        t[i + 3] = _mm512_madd52lo_epu64(t[i + 3], m, p3);
+        t[i + 4] = _mm512_madd52hi_epu64(t[i + 4], m, p3);
+        t[i + 4] = _mm512_madd52lo_epu64(t[i + 4], m, p4);
+        t[i + 5] = _mm512_madd52hi_epu64(t[i + 5], m, p4);
+    }
+    normalise([t[5], t[6], t[7], t[8], t[9]])
+}
+
+/// Carries every limb's excess into the next one.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn normalise(mut r: Limbs) -> Limbs {
+    let m52 = _mm512_set1_epi64(MASK52 as i64);
+    for k in 0..4 {
+        r[k + 1] = _mm512_add_epi64(r[k + 1], _mm512_srli_epi64::<52>(r[k]));
+        r[k] = _mm512_and_si512(r[k], m52);
+    }
+    r
+}
+
+/// Limb-wise `a + b`, normalised.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn add(a: &Limbs, b: &Limbs) -> Limbs {
+    let mut s = *a;
+    for (x, y) in s.iter_mut().zip(b) {
+        *x = _mm512_add_epi64(*x, *y);
+    }
+    normalise(s)
+}
+
+/// `r − p` where that does not borrow, else `r` (normalised limbs, the
+/// top one below 2^53): for `r < 2p` the result is `r mod p`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn subtract_p_once(r: Limbs) -> Limbs {
+    let m52 = _mm512_set1_epi64(MASK52 as i64);
+    let mut s = [_mm512_setzero_si512(); 5];
+    let mut borrow = _mm512_setzero_si512();
+    for k in 0..5 {
+        // Limbs are below 2^53, so a difference with borrow is in
+        // (−2^53, 2^53): its sign bit is the borrow out.
+        let d = _mm512_sub_epi64(
+            _mm512_sub_epi64(r[k], _mm512_set1_epi64(P52[k] as i64)),
+            borrow,
+        );
+        borrow = _mm512_srli_epi64::<63>(d);
+        s[k] = _mm512_and_si512(d, m52);
+    }
+    // Lanes whose subtraction borrowed had r < p: they keep r.
+    let keep_r = _mm512_cmpneq_epi64_mask(borrow, _mm512_setzero_si512());
+    let mut out = s;
+    for k in 0..5 {
+        out[k] = _mm512_mask_blend_epi64(keep_r, s[k], r[k]);
+    }
+    out
+}
+
+/// Eight Montgomery residues `ã·b̃·2⁻²⁵⁶ mod p`, fully reduced: `a` split
+/// as is, `b` split times 16 (see the module documentation).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn mont_mul(a: &Limbs, b16: &Limbs) -> Limbs {
+    let mut t = [_mm512_setzero_si512(); 10];
+    mul_add_wide(&mut t, a, b16);
+    // ã < p and 16·b̃ < 16p: below 2p after reduction.
+    subtract_p_once(mont_reduce(t))
+}
+
+/// `x_i ← x_i·y_i` for the first `8·⌊len/8⌋` elements; returns how many
+/// were done.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA; every element must be
+/// a fully reduced Montgomery residue.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn mul_assign_slice(x: &mut [[u64; 4]], y: &[[u64; 4]]) -> usize {
+    let n = x.len().min(y.len()) / LANES * LANES;
+    for (xc, yc) in x[..n]
+        .chunks_exact_mut(LANES)
+        .zip(y[..n].chunks_exact(LANES))
+    {
+        // SAFETY: each chunk holds eight elements; the features are the
+        // caller's guarantee.
+        unsafe {
+            let a = split::<0>(load8(xc));
+            let b = split::<4>(load8(yc));
+            store8(xc, join(mont_mul(&a, &b)));
+        }
+    }
+    n
+}
+
+/// Eight copies of one element, split times 16.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn broadcast16(u: &[u64; 4]) -> Limbs {
+    split::<4>([
+        _mm512_set1_epi64(u[0] as i64),
+        _mm512_set1_epi64(u[1] as i64),
+        _mm512_set1_epi64(u[2] as i64),
+        _mm512_set1_epi64(u[3] as i64),
+    ])
+}
+
+/// `y_i ← y_i + u·x_i` for the first `8·⌊len/8⌋` elements; returns how
+/// many were done.
+///
+/// # Safety
+/// As [`mul_assign_slice`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn axpy(y: &mut [[u64; 4]], u: &[u64; 4], x: &[[u64; 4]]) -> usize {
+    let n = x.len().min(y.len()) / LANES * LANES;
+    let u16 = broadcast16(u);
+    for (yc, xc) in y[..n]
+        .chunks_exact_mut(LANES)
+        .zip(x[..n].chunks_exact(LANES))
+    {
+        // SAFETY: as in `mul_assign_slice`.
+        unsafe {
+            let a = split::<0>(load8(xc));
+            let prod = mont_mul(&a, &u16);
+            let sum = add(&prod, &split::<0>(load8(yc)));
+            store8(yc, join(subtract_p_once(sum)));
+        }
+    }
+    n
+}
+
+/// `out_i ← a·x_i + b·y_i` for the first `8·⌊len/8⌋` elements, one
+/// reduction per element; returns how many were done.
+///
+/// # Safety
+/// As [`mul_assign_slice`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn lincomb2(
+    out: &mut [[u64; 4]],
+    a: &[u64; 4],
+    x: &[[u64; 4]],
+    b: &[u64; 4],
+    y: &[[u64; 4]],
+) -> usize {
+    let n = out.len().min(x.len()).min(y.len()) / LANES * LANES;
+    let (a16, b16) = (broadcast16(a), broadcast16(b));
+    let blocks = out[..n]
+        .chunks_exact_mut(LANES)
+        .zip(x[..n].chunks_exact(LANES))
+        .zip(y[..n].chunks_exact(LANES));
+    for ((oc, xc), yc) in blocks {
+        // SAFETY: as in `mul_assign_slice`.
+        unsafe {
+            let mut t = [_mm512_setzero_si512(); 10];
+            mul_add_wide(&mut t, &split::<0>(load8(xc)), &a16);
+            mul_add_wide(&mut t, &split::<0>(load8(yc)), &b16);
+            // Two products below 16p² each: reduced below 3p, so two
+            // conditional subtractions.
+            let r = subtract_p_once(subtract_p_once(mont_reduce(t)));
+            store8(oc, join(r));
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Field, Fp256};
+
+    fn sample(n: usize, seed: u64) -> Vec<Fp256> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                let mut bytes = [0u8; 32];
+                for b in bytes.iter_mut() {
+                    s = s
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    *b = (s >> 56) as u8;
+                }
+                Fp256::from_uniform_bytes(&bytes).unwrap_or(Fp256::ONE)
+            })
+            .collect()
+    }
+
+    fn have() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+    }
+
+    /// Random residues, then the extremes: 0, 1, 2, p − 1, p − 2, and
+    /// residues with all-ones and all-zero limbs where reduced values allow.
+    fn values(n: usize, seed: u64) -> Vec<Fp256> {
+        let mut v = sample(n, seed);
+        let m1 = -Fp256::ONE;
+        let edges = [
+            Fp256::ZERO,
+            Fp256::ONE,
+            Fp256::ONE + Fp256::ONE,
+            m1,
+            m1 - Fp256::ONE,
+            Fp256::from_u64(u64::MAX),
+            -Fp256::from_u64(u64::MAX),
+        ];
+        for (k, e) in edges.iter().enumerate() {
+            v[(k * 13 + seed as usize) % n] = *e;
+        }
+        v
+    }
+
+    fn words(v: &[Fp256]) -> Vec<[u64; 4]> {
+        v.iter().map(|e| e.residue()).collect()
+    }
+
+    #[test]
+    fn ifma_kernels_match_the_scalar_products() {
+        if !have() {
+            eprintln!("skip: this CPU has no AVX-512 IFMA");
+            return;
+        }
+        let n = 203; // 25 blocks and a tail the kernels leave alone
+        let (x, y, z) = (values(n, 1), values(n, 2), values(n, 3));
+        let done = n / LANES * LANES;
+        for (u, v) in [
+            (z[0], z[1]),
+            (-Fp256::ONE, -Fp256::ONE),
+            (Fp256::ZERO, Fp256::ONE),
+        ] {
+            let mut got = words(&x);
+            // SAFETY: the CPU was checked above.
+            assert_eq!(unsafe { mul_assign_slice(&mut got, &words(&y)) }, done);
+            let mut got_axpy = words(&y);
+            // SAFETY: as above.
+            let ax = unsafe { axpy(&mut got_axpy, &u.residue(), &words(&x)) };
+            assert_eq!(ax, done);
+            let mut got_lc = words(&z);
+            // SAFETY: as above.
+            let lc = unsafe {
+                lincomb2(
+                    &mut got_lc,
+                    &u.residue(),
+                    &words(&x),
+                    &v.residue(),
+                    &words(&y),
+                )
+            };
+            assert_eq!(lc, done);
+            for i in 0..n {
+                let (want_mul, want_axpy, want_lc) = if i < done {
+                    (x[i] * y[i], y[i] + u * x[i], u * x[i] + v * y[i])
+                } else {
+                    (x[i], y[i], z[i])
+                };
+                assert_eq!(got[i], want_mul.residue(), "product {i}");
+                assert_eq!(got_axpy[i], want_axpy.residue(), "axpy {i}");
+                assert_eq!(got_lc[i], want_lc.residue(), "lincomb2 {i}");
+            }
+        }
+    }
+}
