@@ -34,6 +34,14 @@ impl Fp128 {
         crate::traits::ops_loops::lincomb2(out, a, x, b, y)
     }
 
+    fn mul_assign_gaussian_slice_impl(x: &mut [[Self; 2]], y: &[[Self; 2]]) {
+        crate::traits::ops_loops::mul_assign_gaussian_slice(x, y)
+    }
+
+    fn gaussian_slice_is_kernel_impl() -> bool {
+        false
+    }
+
     #[inline(always)]
     fn mont_mul(a: &[u64; 2], b: &[u64; 2]) -> [u64; 2] {
         Self::MODULUS.mul(a, b)

@@ -133,6 +133,19 @@ impl Fp256 {
         }
     }
 
+    /// Products in `F[i]/(i² + 1)` (the P-256 Reed–Solomon FFT's
+    /// twiddle products): whole blocks of four through the IFMA kernel
+    /// when it is allowed, the rest three base products each.
+    fn mul_assign_gaussian_slice_impl(x: &mut [[Self; 2]], y: &[[Self; 2]]) {
+        let done = P256Ifma::detect().map_or(0, |k| k.mul_assign_gaussian_slice(x, y));
+        crate::traits::ops_loops::mul_assign_gaussian_slice(&mut x[done..], &y[done..]);
+    }
+
+    /// Whether the Gaussian products run the IFMA kernel.
+    fn gaussian_slice_is_kernel_impl() -> bool {
+        P256Ifma::detect().is_some()
+    }
+
     /// [`Field::dot`] without the assembly. Exposed so tests and benchmarks
     /// can compare it against the dispatched path.
     #[doc(hidden)]

@@ -255,6 +255,14 @@ macro_rules! prime_field {
                 Self::lincomb2_impl(out, a, x, b, y)
             }
 
+            fn mul_assign_gaussian_slice(x: &mut [[Self; 2]], y: &[[Self; 2]]) {
+                Self::mul_assign_gaussian_slice_impl(x, y)
+            }
+
+            fn gaussian_slice_is_kernel() -> bool {
+                Self::gaussian_slice_is_kernel_impl()
+            }
+
             fn invert(&self) -> subtle::CtOption<Self> {
                 let inv = self.fermat_inverse();
                 subtle::CtOption::new(inv, !<Self as $crate::Field>::is_zero(self))

@@ -222,6 +222,23 @@ pub trait Field:
         ops_loops::mul_assign_slice(x, y)
     }
 
+    /// `x_i ← x_i·y_i` over the common prefix, where each pair `[re, im]`
+    /// stands for `re + im·i` in `F[i]/(i² + 1)`: the products of the
+    /// Reed–Solomon FFT of prime fields with `p ≡ 3 (mod 4)` (P-256), whose
+    /// roots of unity live in that extension. A field can run them as a
+    /// slice kernel; the default is the three-product (Karatsuba) loop.
+    fn mul_assign_gaussian_slice(x: &mut [[Self; 2]], y: &[[Self; 2]]) {
+        ops_loops::mul_assign_gaussian_slice(x, y)
+    }
+
+    /// Whether [`Self::mul_assign_gaussian_slice`] runs a kernel faster
+    /// than the element loop in this process. Callers that would have to
+    /// gather their operands into blocks for it (the FFT's twiddle rows)
+    /// ask first, since without a kernel the gathering is pure cost.
+    fn gaussian_slice_is_kernel() -> bool {
+        false
+    }
+
     /// Applies `kind` with twiddle `t` to every pair `(lo_i, hi_i)` of the
     /// common prefix (the butterflies of an additive FFT).
     fn butterflies(lo: &mut [Self], hi: &mut [Self], t: Self, kind: Butterfly) {
@@ -310,6 +327,18 @@ pub(crate) mod ops_loops {
     pub(crate) fn mul_assign_slice<F: Field>(x: &mut [F], y: &[F]) {
         for (a, &b) in x.iter_mut().zip(y) {
             *a *= b;
+        }
+    }
+
+    /// Products in `F[i]/(i² + 1)` over the common prefix, three base
+    /// products each.
+    #[inline]
+    pub(crate) fn mul_assign_gaussian_slice<F: Field>(x: &mut [[F; 2]], y: &[[F; 2]]) {
+        for (a, &[c, d]) in x.iter_mut().zip(y) {
+            let [re, im] = *a;
+            let (rr, ii) = (re * c, im * d);
+            let cross = (re + im) * (c + d);
+            *a = [rr - ii, cross - rr - ii];
         }
     }
 }

@@ -333,6 +333,20 @@ fn check_prime_kernels<F: Field>(a: &[F], b: &[F]) {
         .map(|(i, &y)| a.get(i).map_or(y, |&x| u * x + v * y))
         .collect();
     assert_eq!(got, want);
+    // Pairs as elements of F[i]/(i² + 1); the common prefix is written.
+    let pairs = |v: &[F]| -> Vec<[F; 2]> { v.chunks_exact(2).map(|c| [c[0], c[1]]).collect() };
+    let (pa, pb) = (pairs(a), pairs(b));
+    let mut got = pb.clone();
+    F::mul_assign_gaussian_slice(&mut got, &pa);
+    let want: Vec<[F; 2]> = pb
+        .iter()
+        .enumerate()
+        .map(|(i, &[c, d])| {
+            pa.get(i)
+                .map_or([c, d], |&[a, b]| [a * c - b * d, a * d + b * c])
+        })
+        .collect();
+    assert_eq!(got, want);
 }
 
 /// Long sums: many unreduced products accumulate before the one reduction.

@@ -540,6 +540,26 @@ impl P256Ifma {
         }
     }
 
+    /// Products in `F[i]/(i² + 1)` over the whole blocks (four pairs
+    /// each).
+    #[inline]
+    pub(crate) fn mul_assign_gaussian_slice(self, x: &mut [[Fp256; 2]], y: &[[Fp256; 2]]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            let n = x.len().min(y.len());
+            let (x, y) = (x[..n].as_flattened_mut(), y[..n].as_flattened());
+            // SAFETY: as in `mul_assign_slice`.
+            let done = unsafe { x86_64::p256_ifma::mul_assign_gaussian(limbs_mut(x), limbs(y)) };
+            done / 2
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (x, y);
+            match self.0 {}
+        }
+    }
+
     /// `y_i ← y_i + u·x_i` over the whole blocks.
     #[inline]
     pub(crate) fn axpy(self, y: &mut [Fp256], u: &Fp256, x: &[Fp256]) -> usize {

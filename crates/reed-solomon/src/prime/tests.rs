@@ -108,7 +108,9 @@ fn naive_dft<T: super::fft::Ring>(a: &[T], w: T, one: T, zero: T) -> Vec<T> {
 #[test]
 fn dif_matches_definition_and_dit_inverts() {
     let (g, v) = fp2_two_adic_root::<Fp256>().expect("test setup");
-    for log in 0..=6u32 {
+    // Up to 256 points: radix-4 steps of 64 butterflies, more than one
+    // block of twiddle products (`fft::BLOCK`).
+    for log in 0..=8u32 {
         let size = 1usize << log;
         // Table for a larger order, as the packed convolution uses it.
         let table_order = 4 * size;
