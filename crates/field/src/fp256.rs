@@ -70,10 +70,19 @@ impl Fp256 {
     /// S = Σ ã·b̃. Five Montgomery steps (m = t₀, as −p⁻¹ ≡ 1) give
     /// S·2⁻³²⁰ < 2^256 + p; two conditional subtractions make it < p, and
     /// one product with 2^320 mod p in Montgomery form restores S·2⁻²⁵⁶.
+    ///
+    /// With AVX-512 IFMA allowed, whole blocks of eight are summed by the
+    /// eight-lane kernel first; its total `V` is congruent to the sum of
+    /// their Montgomery products `Σ ã·b̃·2⁻²⁵⁶`, so it enters the
+    /// accumulator as `V·2^256`, which the one reduction maps to the same
+    /// residue as the products it stands for.
     fn dot_impl(a: &[Self], b: &[Self]) -> Self {
         match P256Asm::detect() {
-            Some(asm) => Self::dot_with(a, b, |x, y| asm.wide_mul(x, y)),
-            None => Self::dot_with(a, b, Self::wide_mul),
+            Some(asm) => {
+                let (high, done) = P256Ifma::detect().map_or(([0; 5], 0), |k| k.dot(a, b));
+                Self::dot_with(&a[done..], &b[done..], high, |x, y| asm.wide_mul(x, y))
+            }
+            None => Self::dot_with(a, b, [0; 5], Self::wide_mul),
         }
     }
 
@@ -150,7 +159,7 @@ impl Fp256 {
     /// can compare it against the dispatched path.
     #[doc(hidden)]
     pub fn dot_portable(a: &[Self], b: &[Self]) -> Self {
-        Self::dot_with(a, b, Self::wide_mul)
+        Self::dot_with(a, b, [0; 5], Self::wide_mul)
     }
 
     /// Product computed by the portable Rust code, never the assembly.
@@ -184,9 +193,13 @@ impl Fp256 {
     fn dot_with(
         a: &[Self],
         b: &[Self],
+        high: [u64; 5],
         wide_mul: impl Fn(&[u64; 4], &[u64; 4]) -> [u64; 8],
     ) -> Self {
-        let mut acc = [0u64; 9];
+        // `high·2^256` to start from. The kernel's total over n elements
+        // is below n·2^258 and each product here below 2^512, so the sum
+        // stays below 2^576 for any slice that fits in memory.
+        let mut acc = [0, 0, 0, 0, high[0], high[1], high[2], high[3], high[4]];
         for (x, y) in a.iter().zip(b) {
             let w = wide_mul(&x.0, &y.0);
             let mut carry = 0;

@@ -540,6 +540,24 @@ impl P256Ifma {
         }
     }
 
+    /// `Σ x_i·y_i` over the whole blocks, as an integer below 2^320 that
+    /// is congruent to the sum of the Montgomery products (unreduced), and
+    /// how many elements that covers.
+    #[inline]
+    pub(crate) fn dot(self, x: &[Fp256], y: &[Fp256]) -> ([u64; 5], usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let () = self.0;
+            // SAFETY: as in `mul_assign_slice` (nothing is written).
+            unsafe { x86_64::p256_ifma::dot(limbs(x), limbs(y)) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (x, y);
+            match self.0 {}
+        }
+    }
+
     /// Products in `F[i]/(i² + 1)` over the whole blocks (four pairs
     /// each).
     #[inline]

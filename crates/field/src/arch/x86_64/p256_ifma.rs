@@ -342,6 +342,69 @@ pub(crate) unsafe fn lincomb2(
     n
 }
 
+/// Blocks whose unreduced products share one accumulator in [`dot`]:
+/// each product adds at most ten 52-bit halves to a column, so 256 of
+/// them stay below 2^64.
+const DOT_GROUP: usize = 256;
+
+/// `Σ ã_i·b̃_i·2⁻²⁵⁶` over the first `8·⌊len/8⌋` elements as an integer
+/// below 2^320 that is congruent to it modulo `p` (not reduced), and how
+/// many elements that covers. The caller adds the rest and reduces.
+///
+/// Each group of [`DOT_GROUP`] blocks sums its 512-bit products per lane
+/// and is reduced once (below 257·p), then summed over the lanes into
+/// 128-bit column totals.
+///
+/// # Safety
+/// As [`mul_assign_slice`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn dot(a: &[[u64; 4]], b: &[[u64; 4]]) -> ([u64; 5], usize) {
+    let n = a.len().min(b.len()) / LANES * LANES;
+    let mut columns = [0u128; 5];
+    let groups = a[..n]
+        .chunks(LANES * DOT_GROUP)
+        .zip(b[..n].chunks(LANES * DOT_GROUP));
+    for (ag, bg) in groups {
+        let mut t = [_mm512_setzero_si512(); 10];
+        for (ac, bc) in ag.chunks_exact(LANES).zip(bg.chunks_exact(LANES)) {
+            // SAFETY: as in `mul_assign_slice`.
+            unsafe { mul_add_wide(&mut t, &split::<0>(load8(ac)), &split::<4>(load8(bc))) };
+        }
+        let r = mont_reduce(t);
+        for (c, limb) in columns.iter_mut().zip(r) {
+            // Eight lanes below 2^57 each.
+            *c += _mm512_reduce_add_epi64(limb) as u64 as u128;
+        }
+    }
+    (columns_to_words(&columns), n)
+}
+
+/// `Σ columns[k]·2^(52k)` as five 64-bit words (the sum must be below
+/// 2^320; each column below 2^72).
+fn columns_to_words(columns: &[u128; 5]) -> [u64; 5] {
+    let mut words = [0u64; 6];
+    for (k, &c) in columns.iter().enumerate() {
+        let (word, s) = (52 * k / 64, 52 * k % 64);
+        let (lo, hi) = (c as u64, (c >> 64) as u64);
+        // c·2^s = lo·2^s + hi·2^(64+s), three words from `word` on.
+        let parts = if s == 0 {
+            [lo, hi, 0]
+        } else {
+            [lo << s, (lo >> (64 - s)) | (hi << s), hi >> (64 - s)]
+        };
+        let mut carry = false;
+        for (i, w) in words[word..].iter_mut().enumerate() {
+            let part = parts.get(i).copied().unwrap_or(0);
+            let (s1, c1) = w.overflowing_add(part);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *w = s2;
+            carry = c1 || c2;
+        }
+    }
+    debug_assert_eq!(words[5], 0, "the sum exceeds 2^320");
+    [words[0], words[1], words[2], words[3], words[4]]
+}
+
 /// Products in `F[i]/(i² + 1)` of the pairs `(x_{2k}, x_{2k+1})` and
 /// `(y_{2k}, y_{2k+1})` (real part first), for the first `8·⌊len/8⌋`
 /// elements, four pairs per block; returns how many elements were done.
@@ -525,5 +588,69 @@ mod tests {
                 "imaginary part of pair {k}"
             );
         }
+    }
+
+    #[test]
+    fn ifma_dot_is_congruent_to_the_sum_of_products() {
+        if !have() {
+            eprintln!("skip: this CPU has no AVX-512 IFMA");
+            return;
+        }
+        // Two groups and a part (DOT_GROUP blocks each), a tail of five;
+        // then all p − 1, the largest products.
+        let m1 = -Fp256::ONE;
+        for (a, b) in [
+            (values(4117, 6), values(4117, 7)),
+            (vec![m1; 4104], vec![m1; 4104]),
+        ] {
+            // SAFETY: the CPU was checked above.
+            let (words, done) = unsafe { dot(&words(&a), &words(&b)) };
+            assert_eq!(done, a.len() / LANES * LANES);
+            let want = a[..done]
+                .iter()
+                .zip(&b[..done])
+                .fold(Fp256::ZERO, |acc, (&x, &y)| acc + x * y);
+            assert_eq!(residue_mod_p(words), want.residue());
+        }
+    }
+
+    /// A 320-bit integer reduced modulo p one bit at a time from the top
+    /// (slow and obvious: the test's reference).
+    fn residue_mod_p(words: [u64; 5]) -> [u64; 4] {
+        let p = [
+            0xffff_ffff_ffff_ffffu64,
+            0x0000_0000_ffff_ffff,
+            0,
+            0xffff_ffff_0000_0001,
+        ];
+        // Shift-and-subtract, one bit at a time from the top.
+        let mut r = [0u64; 5];
+        for bit in (0..320).rev() {
+            // r = 2r + bit
+            let mut carry = (words[bit / 64] >> (bit % 64)) & 1;
+            for w in r.iter_mut() {
+                let next = *w >> 63;
+                *w = (*w << 1) | carry;
+                carry = next;
+            }
+            // if r ≥ p: r −= p
+            let ge = r[4] != 0
+                || (0..4)
+                    .rev()
+                    .map(|i| r[i].cmp(&p[i]))
+                    .find(|o| o.is_ne())
+                    .is_none_or(|o| o.is_gt());
+            if ge {
+                let mut borrow = 0u64;
+                for i in 0..5 {
+                    let pi = if i < 4 { p[i] } else { 0 };
+                    let (d1, b1) = r[i].overflowing_sub(pi);
+                    let (d2, b2) = d1.overflowing_sub(borrow);
+                    r[i] = d2;
+                    borrow = u64::from(b1 || b2);
+                }
+            }
+        }
+        [r[0], r[1], r[2], r[3]]
     }
 }
