@@ -176,8 +176,8 @@ impl Fp256 {
         Self(Self::MODULUS.mul(&self.0, &rhs.0))
     }
 
-    /// The Montgomery residue's limbs, for the kernels' tests.
-    #[cfg(test)]
+    /// The Montgomery residue's limbs, for the IFMA kernels' tests.
+    #[cfg(all(test, target_arch = "x86_64"))]
     pub(crate) fn residue(self) -> [u64; 4] {
         self.0
     }

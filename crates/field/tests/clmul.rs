@@ -1,7 +1,7 @@
 //! The hardware carry-less multiply (when this CPU has one) must agree with
 //! the portable constant-time code on every input.
 
-use longfellow_field::{Gf2Kernel, Gf2_128, KernelRequest};
+use longfellow_field::{Gf2Kernel, Gf2_128};
 
 use longfellow_test_rng::XorShift64;
 
@@ -42,7 +42,7 @@ fn hardware_and_portable_products_agree() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn x86_64_with_pclmulqdq_uses_it() {
-    let soft = longfellow_field::kernels().request == KernelRequest::Soft;
+    let soft = longfellow_field::kernels().request == longfellow_field::KernelRequest::Soft;
     assert_eq!(
         Gf2_128::uses_hardware_mul(),
         !soft && std::arch::is_x86_feature_detected!("pclmulqdq")
