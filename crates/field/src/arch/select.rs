@@ -83,8 +83,9 @@ pub enum P256Kernel {
     /// carry-chain assembly.
     MulxAdx,
     /// [`Self::MulxAdx`], and the slice products (`mul_assign_slice`,
-    /// `axpy`, `lincomb2`) eight at a time in radix 2^52 on AVX-512 IFMA
-    /// (a 512-bit path: off under `no512`).
+    /// `axpy`, `lincomb2`, `dot`, `mul_assign_gaussian_slice`) eight lanes
+    /// at a time in radix 2^52 on AVX-512 IFMA (a 512-bit path: off under
+    /// `no512`).
     MulxAdxIfma,
 }
 

@@ -160,9 +160,9 @@ fn mul_add_wide(t: &mut [__m512i; 10], a: &Limbs, b: &Limbs) {
     }
 }
 
-/// Montgomery reduction `t·2⁻²⁶⁰ mod p` up to a few multiples of `p`:
-/// the result is `t·2⁻²⁶⁰ + m` for some `m < p`, normalised to 52-bit
-/// limbs (the top limb keeps what is above 2^208).
+/// Montgomery reduction: `(t + M·p)·2⁻²⁶⁰` for the `M < 2^260` that makes
+/// it exact, so congruent to `t·2⁻²⁶⁰` and below `t·2⁻²⁶⁰ + p`,
+/// normalised to 52-bit limbs (the top limb keeps what is above 2^208).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn mont_reduce(mut t: [__m512i; 10]) -> Limbs {
@@ -380,7 +380,7 @@ pub(crate) unsafe fn dot(a: &[[u64; 4]], b: &[[u64; 4]]) -> ([u64; 5], usize) {
 }
 
 /// `Σ columns[k]·2^(52k)` as five 64-bit words (the sum must be below
-/// 2^320; each column below 2^72).
+/// 2^320; each column is shifted exactly, whatever its size).
 fn columns_to_words(columns: &[u128; 5]) -> [u64; 5] {
     let mut words = [0u64; 6];
     for (k, &c) in columns.iter().enumerate() {
