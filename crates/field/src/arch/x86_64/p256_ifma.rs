@@ -36,17 +36,16 @@ type Limbs = [__m512i; 5];
 /// Four 64-bit limbs of eight elements, limb-major.
 type Words = [__m512i; 4];
 
-/// Loads eight consecutive elements and transposes them to limb-major.
-///
-/// # Safety
-/// AVX-512F must be present; `src` must hold at least eight elements.
+/// Eight elements' limbs, one block of a kernel's slices.
+type Block = [[u64; 4]; LANES];
+
+/// Loads a block and transposes it to limb-major.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn load8(src: &[[u64; 4]]) -> Words {
-    debug_assert!(src.len() >= LANES);
+fn load8(src: &Block) -> Words {
     let p = src.as_ptr().cast::<__m512i>();
-    // SAFETY: `src` holds eight elements, 256 contiguous bytes (four
-    // unaligned 512-bit loads).
+    // SAFETY: a block is 256 contiguous bytes: four unaligned 512-bit
+    // loads.
     let (z0, z1, z2, z3) = unsafe {
         (
             _mm512_loadu_si512(p),
@@ -72,14 +71,10 @@ unsafe fn load8(src: &[[u64; 4]]) -> Words {
     ]
 }
 
-/// Transposes limb-major words back and stores eight elements.
-///
-/// # Safety
-/// AVX-512F must be present; `dst` must hold at least eight elements.
+/// Transposes limb-major words back and stores them as a block.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn store8(dst: &mut [[u64; 4]], w: Words) {
-    debug_assert!(dst.len() >= LANES);
+fn store8(dst: &mut Block, w: Words) {
     // Elements 0–3 interleave limbs (0, 1) and (2, 3) of lanes 0–3.
     let lo = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
     let hi = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
@@ -95,7 +90,7 @@ unsafe fn store8(dst: &mut [[u64; 4]], w: Words) {
     let z2 = _mm512_permutex2var_epi64(e01_hi, first, e23_hi);
     let z3 = _mm512_permutex2var_epi64(e01_hi, second, e23_hi);
     let p = dst.as_mut_ptr().cast::<__m512i>();
-    // SAFETY: `dst` holds eight elements, 256 contiguous bytes.
+    // SAFETY: a block is 256 contiguous bytes.
     unsafe {
         _mm512_storeu_si512(p, z0);
         _mm512_storeu_si512(p.add(1), z1);
@@ -256,20 +251,13 @@ fn mont_mul(a: &Limbs, b16: &Limbs) -> Limbs {
 /// a fully reduced Montgomery residue.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn mul_assign_slice(x: &mut [[u64; 4]], y: &[[u64; 4]]) -> usize {
-    let n = x.len().min(y.len()) / LANES * LANES;
-    for (xc, yc) in x[..n]
-        .chunks_exact_mut(LANES)
-        .zip(y[..n].chunks_exact(LANES))
-    {
-        // SAFETY: each chunk holds eight elements; the features are the
-        // caller's guarantee.
-        unsafe {
-            let a = split::<0>(load8(xc));
-            let b = split::<4>(load8(yc));
-            store8(xc, join(mont_mul(&a, &b)));
-        }
+    let (xb, yb) = (x.as_chunks_mut::<LANES>().0, y.as_chunks::<LANES>().0);
+    for (xc, yc) in xb.iter_mut().zip(yb) {
+        let a = split::<0>(load8(xc));
+        let b = split::<4>(load8(yc));
+        store8(xc, join(mont_mul(&a, &b)));
     }
-    n
+    xb.len().min(yb.len()) * LANES
 }
 
 /// Eight copies of one element, split times 16.
@@ -291,21 +279,14 @@ fn broadcast16(u: &[u64; 4]) -> Limbs {
 /// As [`mul_assign_slice`].
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn axpy(y: &mut [[u64; 4]], u: &[u64; 4], x: &[[u64; 4]]) -> usize {
-    let n = x.len().min(y.len()) / LANES * LANES;
     let u16 = broadcast16(u);
-    for (yc, xc) in y[..n]
-        .chunks_exact_mut(LANES)
-        .zip(x[..n].chunks_exact(LANES))
-    {
-        // SAFETY: as in `mul_assign_slice`.
-        unsafe {
-            let a = split::<0>(load8(xc));
-            let prod = mont_mul(&a, &u16);
-            let sum = add(&prod, &split::<0>(load8(yc)));
-            store8(yc, join(subtract_p_once(sum)));
-        }
+    let (yb, xb) = (y.as_chunks_mut::<LANES>().0, x.as_chunks::<LANES>().0);
+    for (yc, xc) in yb.iter_mut().zip(xb) {
+        let prod = mont_mul(&split::<0>(load8(xc)), &u16);
+        let sum = add(&prod, &split::<0>(load8(yc)));
+        store8(yc, join(subtract_p_once(sum)));
     }
-    n
+    yb.len().min(xb.len()) * LANES
 }
 
 /// `out_i ← a·x_i + b·y_i` for the first `8·⌊len/8⌋` elements, one
@@ -321,25 +302,18 @@ pub(crate) unsafe fn lincomb2(
     b: &[u64; 4],
     y: &[[u64; 4]],
 ) -> usize {
-    let n = out.len().min(x.len()).min(y.len()) / LANES * LANES;
     let (a16, b16) = (broadcast16(a), broadcast16(b));
-    let blocks = out[..n]
-        .chunks_exact_mut(LANES)
-        .zip(x[..n].chunks_exact(LANES))
-        .zip(y[..n].chunks_exact(LANES));
-    for ((oc, xc), yc) in blocks {
-        // SAFETY: as in `mul_assign_slice`.
-        unsafe {
-            let mut t = [_mm512_setzero_si512(); 10];
-            mul_add_wide(&mut t, &split::<0>(load8(xc)), &a16);
-            mul_add_wide(&mut t, &split::<0>(load8(yc)), &b16);
-            // Two products below 16p² each: reduced below 3p, so two
-            // conditional subtractions.
-            let r = subtract_p_once(subtract_p_once(mont_reduce(t)));
-            store8(oc, join(r));
-        }
+    let ob = out.as_chunks_mut::<LANES>().0;
+    let (xb, yb) = (x.as_chunks::<LANES>().0, y.as_chunks::<LANES>().0);
+    for ((oc, xc), yc) in ob.iter_mut().zip(xb).zip(yb) {
+        let mut t = [_mm512_setzero_si512(); 10];
+        mul_add_wide(&mut t, &split::<0>(load8(xc)), &a16);
+        mul_add_wide(&mut t, &split::<0>(load8(yc)), &b16);
+        // Two products below 16p² each: reduced below 3p, so two
+        // conditional subtractions.
+        store8(oc, join(subtract_p_once(subtract_p_once(mont_reduce(t)))));
     }
-    n
+    ob.len().min(xb.len()).min(yb.len()) * LANES
 }
 
 /// Blocks whose unreduced products share one accumulator in [`dot`]:
@@ -359,16 +333,13 @@ const DOT_GROUP: usize = 256;
 /// As [`mul_assign_slice`].
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn dot(a: &[[u64; 4]], b: &[[u64; 4]]) -> ([u64; 5], usize) {
-    let n = a.len().min(b.len()) / LANES * LANES;
+    let (ab, bb) = (a.as_chunks::<LANES>().0, b.as_chunks::<LANES>().0);
+    let n = ab.len().min(bb.len()) * LANES;
     let mut columns = [0u128; 5];
-    let groups = a[..n]
-        .chunks(LANES * DOT_GROUP)
-        .zip(b[..n].chunks(LANES * DOT_GROUP));
-    for (ag, bg) in groups {
+    for (ag, bg) in ab.chunks(DOT_GROUP).zip(bb.chunks(DOT_GROUP)) {
         let mut t = [_mm512_setzero_si512(); 10];
-        for (ac, bc) in ag.chunks_exact(LANES).zip(bg.chunks_exact(LANES)) {
-            // SAFETY: as in `mul_assign_slice`.
-            unsafe { mul_add_wide(&mut t, &split::<0>(load8(ac)), &split::<4>(load8(bc))) };
+        for (ac, bc) in ag.iter().zip(bg) {
+            mul_add_wide(&mut t, &split::<0>(load8(ac)), &split::<4>(load8(bc)));
         }
         let r = mont_reduce(t);
         for (c, limb) in columns.iter_mut().zip(r) {
@@ -419,32 +390,26 @@ fn columns_to_words(columns: &[u128; 5]) -> [u64; 5] {
 /// As [`mul_assign_slice`].
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub(crate) unsafe fn mul_assign_gaussian(x: &mut [[u64; 4]], y: &[[u64; 4]]) -> usize {
-    let n = x.len().min(y.len()) / LANES * LANES;
     let swap = _mm512_set_epi64(6, 7, 4, 5, 2, 3, 0, 1);
     let real_of = _mm512_set_epi64(6, 6, 4, 4, 2, 2, 0, 0);
     let imaginary_of = _mm512_set_epi64(7, 7, 5, 5, 3, 3, 1, 1);
     // Lanes 0, 2, 4, 6 hold real parts.
     let real_lanes: __mmask8 = 0b0101_0101;
-    for (xc, yc) in x[..n]
-        .chunks_exact_mut(LANES)
-        .zip(y[..n].chunks_exact(LANES))
-    {
-        // SAFETY: as in `mul_assign_slice`.
-        unsafe {
-            let ab16 = split::<4>(load8(xc));
-            let ba16 = ab16.map(|l| _mm512_permutexvar_epi64(swap, l));
-            let cd = load8(yc);
-            let c = split::<0>(cd.map(|w| _mm512_permutexvar_epi64(real_of, w)));
-            let d = split::<0>(cd.map(|w| _mm512_permutexvar_epi64(imaginary_of, w)));
-            let d_signed = negate_where(real_lanes, d);
-            let mut t = [_mm512_setzero_si512(); 10];
-            mul_add_wide(&mut t, &c, &ab16);
-            mul_add_wide(&mut t, &d_signed, &ba16);
-            // Two products below 16p² each: below 3p after reduction.
-            store8(xc, join(subtract_p_once(subtract_p_once(mont_reduce(t)))));
-        }
+    let (xb, yb) = (x.as_chunks_mut::<LANES>().0, y.as_chunks::<LANES>().0);
+    for (xc, yc) in xb.iter_mut().zip(yb) {
+        let ab16 = split::<4>(load8(xc));
+        let ba16 = ab16.map(|l| _mm512_permutexvar_epi64(swap, l));
+        let cd = load8(yc);
+        let c = split::<0>(cd.map(|w| _mm512_permutexvar_epi64(real_of, w)));
+        let d = split::<0>(cd.map(|w| _mm512_permutexvar_epi64(imaginary_of, w)));
+        let d_signed = negate_where(real_lanes, d);
+        let mut t = [_mm512_setzero_si512(); 10];
+        mul_add_wide(&mut t, &c, &ab16);
+        mul_add_wide(&mut t, &d_signed, &ba16);
+        // Two products below 16p² each: below 3p after reduction.
+        store8(xc, join(subtract_p_once(subtract_p_once(mont_reduce(t)))));
     }
-    n
+    xb.len().min(yb.len()) * LANES
 }
 
 /// `p − v` in the lanes of `lanes`, `v` elsewhere, for normalised `v < p`
