@@ -3,10 +3,18 @@
 //! Binding `g` weighs each term by `eq(G0, g) + α·eq(G1, g)`. A full table
 //! of those weights has one entry per output wire: 11–14 MB for the mdoc
 //! hash circuit's largest layers, alive while the layer's bound form (the
-//! prover's biggest allocation) is being built. For such layers the four
-//! `√n`-entry factor tables are kept instead and each weight is two
-//! products away; the factor tables stay in cache, where the full table's
-//! random reads would mostly miss it.
+//! prover's biggest allocation) is being built. The four `√n`-entry factor
+//! tables stay in cache instead, and each weight is two products away.
+//!
+//! Which one a layer gets is [`full_table`]'s call: the table costs one
+//! `lincomb2` per output wire, the factors two products per term, so the
+//! table pays where terms outnumber outputs — if its bytes do not raise
+//! the proof's peak. That is the case after the layer with the largest
+//! form: its form and its wires are freed, and the table and the smaller
+//! form fit in what they held (the mdoc hash circuit's layers 14–16,
+//! 1.6–4 terms per output). [`FreedRoom`] keeps that account, and keeps
+//! the last form's value vector for the next table: written afresh, a
+//! 14 MB table took more in page faults than its lookups saved.
 
 use longfellow_field::Field;
 
@@ -20,15 +28,99 @@ pub(crate) enum EqWeights<F> {
     Split(Split<F>),
 }
 
-impl<F: Field> EqWeights<F> {
-    /// The weights for `n` output wires, factored when a full table would
-    /// take at least `split_min_bytes`.
-    pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize, split_min_bytes: usize) -> Self {
-        if n == 0 || n * size_of::<F>() < split_min_bytes {
-            let mut out = Vec::new();
-            eq2_table(g0, g1, alpha, n, &mut out);
-            return Self::Dense(out);
+/// Whether the weights of `n` output wires, read by `terms` terms, go into
+/// one table: always below `split_min_bytes`; above it only where the terms
+/// outnumber the outputs and the table fits in `room`, the bytes earlier
+/// layers freed beyond this layer's own form (see [`FreedRoom`]).
+pub(crate) fn full_table<F>(n: usize, terms: usize, room: usize, split_min_bytes: usize) -> bool {
+    let bytes = n.saturating_mul(size_of::<F>());
+    bytes < split_min_bytes || (terms > n && bytes <= room)
+}
+
+/// Bytes of a bound form with `entries` hand pairs (the `HQuad` vectors).
+pub(crate) fn form_bytes<F>(entries: usize) -> usize {
+    entries.saturating_mul(size_of::<[u32; 2]>() + size_of::<F>())
+}
+
+/// What the layers proven so far freed, for the next layers' weight
+/// tables: the bytes a table (with the layer's own form) may take without
+/// raising the proof's peak, and the last form's value vector, whose pages
+/// are already mapped.
+///
+/// Layer `L`'s peak held at least its form (whose pages stay mapped as it
+/// shrinks), its round buffers and the wires of layers `L..`; at a later
+/// layer `l` the form and buffers of `L` and the wires of layers `L..l`
+/// are gone, so `max_L (form(L) + buffers(L) + Σ_{L ≤ j < l} wires(j))`
+/// minus layer `l`'s own form is room that no earlier peak lacked.
+pub(crate) struct FreedRoom<F> {
+    bytes: usize,
+    spare: Vec<F>,
+}
+
+impl<F: Field> FreedRoom<F> {
+    /// Before the first layer: nothing freed.
+    pub(crate) fn new() -> Self {
+        Self {
+            bytes: 0,
+            spare: Vec::new(),
         }
+    }
+
+    /// The weights of a layer with `n` output wires, `terms` terms and a
+    /// form of `form` bytes (see [`full_table`]); the spare vector holds
+    /// the table if its whole allocation fits the room, else it is freed
+    /// first.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn weights(
+        &mut self,
+        g0: &[F],
+        g1: &[F],
+        alpha: F,
+        n: usize,
+        terms: usize,
+        form: usize,
+        split_min_bytes: usize,
+    ) -> EqWeights<F> {
+        let room = self.bytes.saturating_sub(form);
+        let table = full_table::<F>(n, terms, room, split_min_bytes);
+        let mut storage = core::mem::take(&mut self.spare);
+        if storage.capacity().saturating_mul(size_of::<F>()) > room {
+            storage = Vec::new();
+        }
+        EqWeights::new_in(storage, g0, g1, alpha, n, table)
+    }
+
+    /// After a layer: its form (`form` bytes, `values` its value vector)
+    /// is freed, and `other` bytes besides (round buffers and wires).
+    pub(crate) fn layer_done(&mut self, mut values: Vec<F>, form: usize, other: usize) {
+        values.clear();
+        self.spare = values;
+        self.bytes = self.bytes.max(form).saturating_add(other);
+    }
+}
+
+impl<F: Field> EqWeights<F> {
+    /// The weights for `n` output wires: a full table if `table` (see
+    /// [`full_table`]), else the factor tables.
+    pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize, table: bool) -> Self {
+        Self::new_in(Vec::new(), g0, g1, alpha, n, table)
+    }
+
+    /// [`Self::new`] writing a table into `storage` (any contents; its
+    /// allocation is reused when large enough, and dropped for factors).
+    pub(crate) fn new_in(
+        mut storage: Vec<F>,
+        g0: &[F],
+        g1: &[F],
+        alpha: F,
+        n: usize,
+        table: bool,
+    ) -> Self {
+        if n == 0 || table {
+            eq2_table(g0, g1, alpha, n, &mut storage);
+            return Self::Dense(storage);
+        }
+        drop(storage);
         Self::Split(Split::new(SplitEq2::new(g0, g1, alpha, n), n))
     }
 
@@ -159,10 +251,10 @@ mod tests {
             let alpha = mk(99);
             let mut full = Vec::new();
             eq2_table(&g0, &g1, alpha, n, &mut full);
-            let weights = EqWeights::new(&g0, &g1, alpha, n, 0);
+            let weights = EqWeights::new(&g0, &g1, alpha, n, false);
             assert_eq!(weights.to_dense().as_ref(), full.as_slice(), "n = {n}");
             let EqWeights::Split(split) = weights else {
-                panic!("a zero threshold splits every table");
+                panic!("not asked for a table, the weights are factored");
             };
             assert_eq!(EqLookup::len(&split), n);
             let terms: Vec<Term<F>> = (0..n as u32)
@@ -184,11 +276,65 @@ mod tests {
                 k: F::ONE,
             }];
             assert_eq!(split.weights_of(&past, &mut batch[..1]), Err(n as u32));
-            let EqWeights::Dense(dense) = EqWeights::new(&g0, &g1, alpha, n, usize::MAX) else {
-                panic!("an unreachable threshold keeps the table");
+            let EqWeights::Dense(dense) = EqWeights::new(&g0, &g1, alpha, n, true) else {
+                panic!("asked for, the table is built");
             };
             assert_eq!(dense, full);
         }
+    }
+
+    #[test]
+    fn a_full_table_needs_more_terms_than_outputs_and_room() {
+        let min = 2 << 20;
+        // Small tables are always full.
+        assert!(full_table::<Gf2_128>(1000, 10, 0, min));
+        // Large: only with more terms than outputs and the bytes to spare.
+        let n = 1 << 20;
+        let bytes = n * 16;
+        assert!(full_table::<Gf2_128>(n, 4 * n, bytes, min));
+        assert!(!full_table::<Gf2_128>(n, 4 * n, bytes - 1, min));
+        assert!(!full_table::<Gf2_128>(n, n, bytes, min));
+        assert!(!full_table::<Gf2_128>(n, 4 * n, 0, min));
+        assert!(!full_table::<Fp256>(n, 4 * n, bytes, min));
+        assert_eq!(form_bytes::<Gf2_128>(10), 240);
+        assert_eq!(form_bytes::<Fp256>(10), 400);
+    }
+
+    #[test]
+    fn freed_room_counts_forms_buffers_and_wires_and_reuses_the_spare() {
+        let min = 1 << 10;
+        let (g0, g1) = (
+            vec![Gf2_128::from_u128(3); 12],
+            vec![Gf2_128::from_u128(5); 12],
+        );
+        let alpha = Gf2_128::from_u128(7);
+        let n = 4000; // 64,000 bytes of table
+        let mut room = FreedRoom::<Gf2_128>::new();
+        // Nothing freed yet: factors.
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 0, min);
+        assert!(matches!(w, EqWeights::Split(_)));
+        // A freed form of 40,000 bytes, 30,000 of buffers and wires: a
+        // table of 64,000 bytes beside a 6,000-byte form fits, in the
+        // freed value vector (4,096 elements, 65,536 bytes, kept mapped).
+        let values = Vec::with_capacity(4096);
+        let spare_at = values.as_ptr();
+        room.layer_done(values, 40_000, 30_000);
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 6_000, min);
+        let EqWeights::Dense(table) = &w else {
+            panic!("the table fits the room");
+        };
+        assert_eq!(table.as_ptr(), spare_at, "the spare holds the table");
+        let mut full = Vec::new();
+        eq2_table(&g0, &g1, alpha, n, &mut full);
+        assert_eq!(table, &full);
+        // A larger form leaves too little room: factors, spare dropped.
+        room.layer_done(Vec::with_capacity(4096), 0, 0);
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 7_000, min);
+        assert!(matches!(w, EqWeights::Split(_)));
+        // Fewer terms than outputs: factors however large the room.
+        room.layer_done(Vec::new(), 1 << 30, 0);
+        let w = room.weights(&g0, &g1, alpha, n, n, 0, min);
+        assert!(matches!(w, EqWeights::Split(_)));
     }
 
     #[test]

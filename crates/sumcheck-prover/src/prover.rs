@@ -8,7 +8,7 @@ use longfellow_sumcheck::{
     SumcheckError, SumcheckProof,
 };
 
-use crate::eq_weights::EqWeights;
+use crate::eq_weights::{form_bytes, full_table, EqWeights, FreedRoom};
 use crate::evaluate::Evaluation;
 use crate::quad::HQuad;
 use crate::rounds::LayerRounds;
@@ -102,6 +102,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut layer = LayerRounds::new(tuning.strategy, tuning);
     let mut layers = Vec::with_capacity(nl);
     let mut bound_quads = Vec::with_capacity(nl);
+    let mut freed = FreedRoom::new();
 
     for l in 0..nl {
         let logw = shape.layer_logw(l);
@@ -109,11 +110,14 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let beta: F = transcript.challenge_element();
         // The output-wire weights are needed only to bind `g`; freeing them
         // before the rounds keeps them out of the peak.
-        let weights = EqWeights::new(
+        let form = form_bytes::<F>(shape.layer_num_pair_runs(l));
+        let weights = freed.weights(
             &bindings[0],
             &bindings[1],
             alpha,
             shape.layer_nv(l),
+            shape.layer_num_terms(l),
+            form,
             tuning.direct_min_bytes,
         );
         bind_g(l, &weights, beta, &mut layer.quad)?;
@@ -121,7 +125,8 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
-        layer.begin(logw, eval.take_wires(l));
+        let (wires, wire_bytes) = eval.take_wires(l);
+        layer.begin(logw, wires);
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];
         let mut rounds = Vec::with_capacity(logw);
         for round in 0..logw {
@@ -154,7 +159,8 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         bound_quads.push(q);
         claims = [c0, c1];
         bindings = new_bindings;
-        layer.release();
+        let (values, buffers) = layer.release();
+        freed.layer_done(values, form, buffers.saturating_add(wire_bytes));
     }
     Ok(ProverOutput {
         proof: SumcheckProof { layers },
@@ -178,10 +184,16 @@ impl<F: Field> EvalSource<'_, F> {
         }
     }
 
-    fn take_wires(&mut self, layer: usize) -> WireArray<F> {
+    /// Layer `layer`'s wires, and the bytes that handing them over frees
+    /// (none for a borrowed evaluation, which keeps its copy).
+    fn take_wires(&mut self, layer: usize) -> (WireArray<F>, usize) {
         match self {
-            Self::Borrowed(e) => e.wires[layer].clone(),
-            Self::Owned(e) => core::mem::replace(&mut e.wires[layer], WireArray::Dense(Vec::new())),
+            Self::Borrowed(e) => (e.wires[layer].clone(), 0),
+            Self::Owned(e) => {
+                let w = core::mem::replace(&mut e.wires[layer], WireArray::Dense(Vec::new()));
+                let bytes = w.heap_bytes();
+                (w, bytes)
+            }
         }
     }
 }
@@ -201,13 +213,10 @@ pub fn bound_layer_form<F: Field, C: LayeredCircuit<F> + ?Sized>(
     tuning: &Tuning,
 ) -> Result<HQuad<F>, SumcheckError> {
     check_shape(circuit)?;
-    let weights = EqWeights::new(
-        g0,
-        g1,
-        alpha,
-        circuit.layer_nv(layer),
-        tuning.direct_min_bytes,
-    );
+    // As a proof's first layer: no earlier form has freed any room.
+    let nv = circuit.layer_nv(layer);
+    let table = full_table::<F>(nv, 0, 0, tuning.direct_min_bytes);
+    let weights = EqWeights::new(g0, g1, alpha, nv, table);
     let mut quad = HQuad::new();
     bind_g_streaming(circuit, layer, &weights, beta, &mut quad)?;
     Ok(quad)

@@ -227,9 +227,15 @@ impl<F: Field> LayerRounds<F> {
         }
     }
 
-    /// Frees every buffer (see the type's documentation).
-    pub(crate) fn release(&mut self) {
+    /// Frees every buffer (see the type's documentation) but the form's
+    /// value vector, which it returns for the next layer's weight table
+    /// (see `FreedRoom`), with the bytes of the round buffers it freed
+    /// (they were alive beside the form, at the layer's peak).
+    pub(crate) fn release(&mut self) -> (Vec<F>, usize) {
+        let values = core::mem::take(&mut self.quad.v);
+        let buffers = (self.qw.capacity() + self.tmp.capacity()) * size_of::<F>();
         *self = Self::new(self.strategy, &self.tuning);
+        (values, buffers)
     }
 
     /// Expands hand `hand`'s wires if they are table-coded.

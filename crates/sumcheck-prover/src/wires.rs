@@ -144,6 +144,16 @@ impl<F: Field> WireArray<F> {
         }
     }
 
+    /// Bytes the stored values and codes hold (their lengths; what
+    /// freeing the array at least gives back).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        match self {
+            Self::Dense(v) => v.len() * size_of::<F>(),
+            Self::Byte { table, index } => table.len() * size_of::<F>() + index.len(),
+            Self::Short { table, index } => table.len() * size_of::<F>() + 2 * index.len(),
+        }
+    }
+
     /// Number of wires.
     pub fn len(&self) -> usize {
         match self {
@@ -264,17 +274,6 @@ impl<F: Field> WireArray<F> {
                 index: index.clone(),
             }),
             _ => None,
-        }
-    }
-
-    /// Bytes held.
-    #[cfg(test)]
-    fn heap_bytes(&self) -> usize {
-        let f = core::mem::size_of::<F>();
-        match self {
-            Self::Dense(v) => v.len() * f,
-            Self::Byte { table, index } => table.len() * f + index.len(),
-            Self::Short { table, index } => table.len() * f + 2 * index.len(),
         }
     }
 }
