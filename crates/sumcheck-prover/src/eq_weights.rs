@@ -6,15 +6,15 @@
 //! prover's biggest allocation) is being built. The four `√n`-entry factor
 //! tables stay in cache instead, and each weight is two products away.
 //!
-//! Which one a layer gets is [`full_table`]'s call: the table costs one
-//! `lincomb2` per output wire, the factors two products per term, so the
-//! table pays where terms outnumber outputs — if its bytes do not raise
-//! the proof's peak. That is the case after the layer with the largest
-//! form: its form and its wires are freed, and the table and the smaller
-//! form fit in what they held (the mdoc hash circuit's layers 14–16,
-//! 1.6–4 terms per output). [`FreedRoom`] keeps that account, and keeps
-//! the last form's value vector for the next table: written afresh, a
-//! 14 MB table took more in page faults than its lookups saved.
+//! A large table still pays where terms outnumber outputs: it costs one
+//! `lincomb2` per output wire, the factors two products per term. After
+//! the layer with the largest form, [`FreedRoom`] lets such a layer build
+//! its table in the previous layer's form values, memory that is already
+//! mapped and that the earlier peak held beside more than this layer's
+//! form: the mdoc hash circuit's layers 14 and 15 (4 and 1.6 terms per
+//! output). Only there: a table in fresh memory took more in page faults
+//! than its lookups saved, and with two threads one placed in what glibc
+//! kept of freed heap chunks raised the proof's peak by 4.7 MB.
 
 use longfellow_field::Field;
 
@@ -28,13 +28,10 @@ pub(crate) enum EqWeights<F> {
     Split(Split<F>),
 }
 
-/// Whether the weights of `n` output wires, read by `terms` terms, go into
-/// one table: always below `split_min_bytes`; above it only where the terms
-/// outnumber the outputs and the table fits in `room`, the bytes earlier
-/// layers freed beyond this layer's own form (see [`FreedRoom`]).
-pub(crate) fn full_table<F>(n: usize, terms: usize, room: usize, split_min_bytes: usize) -> bool {
-    let bytes = n.saturating_mul(size_of::<F>());
-    bytes < split_min_bytes || (terms > n && bytes <= room)
+/// Whether the weights of `n` output wires are small enough for a table
+/// in any case (under `split_min_bytes`).
+pub(crate) fn small_table<F>(n: usize, split_min_bytes: usize) -> bool {
+    n.saturating_mul(size_of::<F>()) < split_min_bytes
 }
 
 /// Bytes of a bound form with `entries` hand pairs (the `HQuad` vectors).
@@ -42,10 +39,10 @@ pub(crate) fn form_bytes<F>(entries: usize) -> usize {
     entries.saturating_mul(size_of::<[u32; 2]>() + size_of::<F>())
 }
 
-/// What the layers proven so far freed, for the next layers' weight
-/// tables: the bytes a table (with the layer's own form) may take without
-/// raising the proof's peak, and the last form's value vector, whose pages
-/// are already mapped.
+/// What the layers proven so far freed, for the next layer's weight
+/// table: the last form's value vector (its pages already mapped) and the
+/// bytes it may keep beside the layer's own form without raising the
+/// proof's peak.
 ///
 /// Layer `L`'s peak held at least its form (whose pages stay mapped as it
 /// shrinks), its round buffers and the wires of layers `L..`; at a later
@@ -67,9 +64,10 @@ impl<F: Field> FreedRoom<F> {
     }
 
     /// The weights of a layer with `n` output wires, `terms` terms and a
-    /// form of `form` bytes (see [`full_table`]); the spare vector holds
-    /// the table if its whole allocation fits the room, else it is freed
-    /// first.
+    /// form of `form` bytes: a table if small (see [`small_table`]), or if
+    /// the terms outnumber the outputs and the spare vector holds the
+    /// table with its whole allocation inside the room; factors otherwise.
+    /// A spare that does not fit the room is freed first.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn weights(
         &mut self,
@@ -82,11 +80,12 @@ impl<F: Field> FreedRoom<F> {
         split_min_bytes: usize,
     ) -> EqWeights<F> {
         let room = self.bytes.saturating_sub(form);
-        let table = full_table::<F>(n, terms, room, split_min_bytes);
         let mut storage = core::mem::take(&mut self.spare);
         if storage.capacity().saturating_mul(size_of::<F>()) > room {
             storage = Vec::new();
         }
+        let in_spare = terms > n && storage.capacity() >= n;
+        let table = small_table::<F>(n, split_min_bytes) || in_spare;
         EqWeights::new_in(storage, g0, g1, alpha, n, table)
     }
 
@@ -284,18 +283,11 @@ mod tests {
     }
 
     #[test]
-    fn a_full_table_needs_more_terms_than_outputs_and_room() {
+    fn small_tables_are_always_full() {
         let min = 2 << 20;
-        // Small tables are always full.
-        assert!(full_table::<Gf2_128>(1000, 10, 0, min));
-        // Large: only with more terms than outputs and the bytes to spare.
-        let n = 1 << 20;
-        let bytes = n * 16;
-        assert!(full_table::<Gf2_128>(n, 4 * n, bytes, min));
-        assert!(!full_table::<Gf2_128>(n, 4 * n, bytes - 1, min));
-        assert!(!full_table::<Gf2_128>(n, n, bytes, min));
-        assert!(!full_table::<Gf2_128>(n, 4 * n, 0, min));
-        assert!(!full_table::<Fp256>(n, 4 * n, bytes, min));
+        assert!(small_table::<Gf2_128>(1000, min));
+        assert!(!small_table::<Gf2_128>(min / 16, min));
+        assert!(small_table::<Fp256>(min / 32 - 1, min));
         assert_eq!(form_bytes::<Gf2_128>(10), 240);
         assert_eq!(form_bytes::<Fp256>(10), 400);
     }
@@ -313,26 +305,31 @@ mod tests {
         // Nothing freed yet: factors.
         let w = room.weights(&g0, &g1, alpha, n, 4 * n, 0, min);
         assert!(matches!(w, EqWeights::Split(_)));
-        // A freed form of 40,000 bytes, 30,000 of buffers and wires: a
-        // table of 64,000 bytes beside a 6,000-byte form fits, in the
-        // freed value vector (4,096 elements, 65,536 bytes, kept mapped).
+        // A freed form of 40,000 bytes, 30,000 of buffers and wires: beside
+        // a 4,000-byte form, the freed value vector (4,096 elements, 65,536
+        // bytes, kept mapped) holds the 64,000-byte table.
         let values = Vec::with_capacity(4096);
         let spare_at = values.as_ptr();
         room.layer_done(values, 40_000, 30_000);
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 6_000, min);
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 4_000, min);
         let EqWeights::Dense(table) = &w else {
-            panic!("the table fits the room");
+            panic!("the spare fits the room");
         };
         assert_eq!(table.as_ptr(), spare_at, "the spare holds the table");
         let mut full = Vec::new();
         eq2_table(&g0, &g1, alpha, n, &mut full);
         assert_eq!(table, &full);
-        // A larger form leaves too little room: factors, spare dropped.
+        // A larger form leaves too little room for the spare: factors.
         room.layer_done(Vec::with_capacity(4096), 0, 0);
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 7_000, min);
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 5_000, min);
         assert!(matches!(w, EqWeights::Split(_)));
-        // Fewer terms than outputs: factors however large the room.
-        room.layer_done(Vec::new(), 1 << 30, 0);
+        // Room to spare, but a spare too short for the table: factors (no
+        // table in fresh memory).
+        room.layer_done(Vec::with_capacity(n - 1), 1 << 30, 0);
+        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 0, min);
+        assert!(matches!(w, EqWeights::Split(_)));
+        // Fewer terms than outputs: factors.
+        room.layer_done(Vec::with_capacity(n), 1 << 30, 0);
         let w = room.weights(&g0, &g1, alpha, n, n, 0, min);
         assert!(matches!(w, EqWeights::Split(_)));
     }

@@ -8,7 +8,7 @@ use longfellow_sumcheck::{
     SumcheckError, SumcheckProof,
 };
 
-use crate::eq_weights::{form_bytes, full_table, EqWeights, FreedRoom};
+use crate::eq_weights::{form_bytes, small_table, EqWeights, FreedRoom};
 use crate::evaluate::Evaluation;
 use crate::quad::HQuad;
 use crate::rounds::LayerRounds;
@@ -213,9 +213,9 @@ pub fn bound_layer_form<F: Field, C: LayeredCircuit<F> + ?Sized>(
     tuning: &Tuning,
 ) -> Result<HQuad<F>, SumcheckError> {
     check_shape(circuit)?;
-    // As a proof's first layer: no earlier form has freed any room.
+    // As a proof's first layer: no earlier layer has freed a spare.
     let nv = circuit.layer_nv(layer);
-    let table = full_table::<F>(nv, 0, 0, tuning.direct_min_bytes);
+    let table = small_table::<F>(nv, tuning.direct_min_bytes);
     let weights = EqWeights::new(g0, g1, alpha, nv, table);
     let mut quad = HQuad::new();
     bind_g_streaming(circuit, layer, &weights, beta, &mut quad)?;
