@@ -10,11 +10,13 @@
 //! `lincomb2` per output wire, the factors two products per term. After
 //! the layer with the largest form, [`FreedRoom`] lets such a layer build
 //! its table in the previous layer's form values, memory that is already
-//! mapped and that the earlier peak held beside more than this layer's
-//! form: the mdoc hash circuit's layers 14 and 15 (4 and 1.6 terms per
-//! output). Only there: a table in fresh memory took more in page faults
-//! than its lookups saved, and with two threads one placed in what glibc
-//! kept of freed heap chunks raised the proof's peak by 4.7 MB.
+//! mapped: the mdoc hash circuit's layers 14 and 15 (4 and 1.6 terms per
+//! output), 2–4 % of a proof. Only there: a table in fresh memory took
+//! more in page faults than its lookups saved, and with two threads one
+//! placed in what glibc kept of freed heap chunks raised the proof's peak
+//! by 4.7 MB. Even in the spare vector the peak rises by about 1 MB
+//! (the kept vector and the next form outgrow the largest form by more
+//! than the freed wires and buffers give back to the system).
 
 use longfellow_field::Field;
 
@@ -41,14 +43,16 @@ pub(crate) fn form_bytes<F>(entries: usize) -> usize {
 
 /// What the layers proven so far freed, for the next layer's weight
 /// table: the last form's value vector (its pages already mapped) and the
-/// bytes it may keep beside the layer's own form without raising the
-/// proof's peak.
+/// bytes it may keep beside the layer's own form.
 ///
 /// Layer `L`'s peak held at least its form (whose pages stay mapped as it
 /// shrinks), its round buffers and the wires of layers `L..`; at a later
 /// layer `l` the form and buffers of `L` and the wires of layers `L..l`
-/// are gone, so `max_L (form(L) + buffers(L) + Σ_{L ≤ j < l} wires(j))`
-/// minus layer `l`'s own form is room that no earlier peak lacked.
+/// are freed, so `max_L (form(L) + buffers(L) + Σ_{L ≤ j < l} wires(j))`
+/// minus layer `l`'s own form bounds what the kept vector may add to the
+/// live bytes without passing that peak's. The process's peak is another
+/// matter: the allocator does not hand every freed byte back (see the
+/// module documentation for what was measured).
 pub(crate) struct FreedRoom<F> {
     bytes: usize,
     spare: Vec<F>,
@@ -99,8 +103,8 @@ impl<F: Field> FreedRoom<F> {
 }
 
 impl<F: Field> EqWeights<F> {
-    /// The weights for `n` output wires: a full table if `table` (see
-    /// [`full_table`]), else the factor tables.
+    /// The weights for `n` output wires: a full table if `table`, else the
+    /// factor tables.
     pub(crate) fn new(g0: &[F], g1: &[F], alpha: F, n: usize, table: bool) -> Self {
         Self::new_in(Vec::new(), g0, g1, alpha, n, table)
     }
