@@ -67,22 +67,20 @@ impl<F: Field> FreedRoom<F> {
         }
     }
 
-    /// The weights of a layer with `n` output wires, `terms` terms and a
-    /// form of `form` bytes: a table if small (see [`small_table`]), or if
-    /// the terms outnumber the outputs and the spare vector holds the
-    /// table with its whole allocation inside the room; factors otherwise.
-    /// A spare that does not fit the room is freed first.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn weights(
+    /// Where a layer with `n` output wires, `terms` terms and a form of
+    /// `form` bytes keeps its weights: the storage to hand to
+    /// [`EqWeights::new_in`] and whether to build a table there — if small
+    /// (see [`small_table`]), or if the terms outnumber the outputs and the
+    /// spare vector holds the table with its whole allocation inside the
+    /// room; factors otherwise. A spare that does not fit the room is freed
+    /// first.
+    pub(crate) fn table_storage(
         &mut self,
-        g0: &[F],
-        g1: &[F],
-        alpha: F,
         n: usize,
         terms: usize,
         form: usize,
         split_min_bytes: usize,
-    ) -> EqWeights<F> {
+    ) -> (Vec<F>, bool) {
         let room = self.bytes.saturating_sub(form);
         let mut storage = core::mem::take(&mut self.spare);
         if storage.capacity().saturating_mul(size_of::<F>()) > room {
@@ -90,7 +88,7 @@ impl<F: Field> FreedRoom<F> {
         }
         let in_spare = terms > n && storage.capacity() >= n;
         let table = small_table::<F>(n, split_min_bytes) || in_spare;
-        EqWeights::new_in(storage, g0, g1, alpha, n, table)
+        (storage, table)
     }
 
     /// After a layer: its form (`form` bytes, `values` its value vector)
@@ -306,8 +304,12 @@ mod tests {
         let alpha = Gf2_128::from_u128(7);
         let n = 4000; // 64,000 bytes of table
         let mut room = FreedRoom::<Gf2_128>::new();
+        let weights = |room: &mut FreedRoom<Gf2_128>, terms: usize, form: usize| {
+            let (storage, table) = room.table_storage(n, terms, form, min);
+            EqWeights::new_in(storage, &g0, &g1, alpha, n, table)
+        };
         // Nothing freed yet: factors.
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 0, min);
+        let w = weights(&mut room, 4 * n, 0);
         assert!(matches!(w, EqWeights::Split(_)));
         // A freed form of 40,000 bytes, 30,000 of buffers and wires: beside
         // a 4,000-byte form, the freed value vector (4,096 elements, 65,536
@@ -315,7 +317,7 @@ mod tests {
         let values = Vec::with_capacity(4096);
         let spare_at = values.as_ptr();
         room.layer_done(values, 40_000, 30_000);
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 4_000, min);
+        let w = weights(&mut room, 4 * n, 4_000);
         let EqWeights::Dense(table) = &w else {
             panic!("the spare fits the room");
         };
@@ -325,16 +327,16 @@ mod tests {
         assert_eq!(table, &full);
         // A larger form leaves too little room for the spare: factors.
         room.layer_done(Vec::with_capacity(4096), 0, 0);
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 5_000, min);
+        let w = weights(&mut room, 4 * n, 5_000);
         assert!(matches!(w, EqWeights::Split(_)));
         // Room to spare, but a spare too short for the table: factors (no
         // table in fresh memory).
         room.layer_done(Vec::with_capacity(n - 1), 1 << 30, 0);
-        let w = room.weights(&g0, &g1, alpha, n, 4 * n, 0, min);
+        let w = weights(&mut room, 4 * n, 0);
         assert!(matches!(w, EqWeights::Split(_)));
         // Fewer terms than outputs: factors.
         room.layer_done(Vec::with_capacity(n), 1 << 30, 0);
-        let w = room.weights(&g0, &g1, alpha, n, n, 0, min);
+        let w = weights(&mut room, n, 0);
         assert!(matches!(w, EqWeights::Split(_)));
     }
 

@@ -110,16 +110,13 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let beta: F = transcript.challenge_element();
         // The output-wire weights are needed only to bind `g`; freeing them
         // before the rounds keeps them out of the peak.
-        let form = form_bytes::<F>(shape.layer_num_pair_runs(l));
-        let weights = freed.weights(
-            &bindings[0],
-            &bindings[1],
-            alpha,
+        let (nv, form) = (
             shape.layer_nv(l),
-            shape.layer_num_terms(l),
-            form,
-            tuning.direct_min_bytes,
+            form_bytes::<F>(shape.layer_num_pair_runs(l)),
         );
+        let (storage, table) =
+            freed.table_storage(nv, shape.layer_num_terms(l), form, tuning.direct_min_bytes);
+        let weights = EqWeights::new_in(storage, &bindings[0], &bindings[1], alpha, nv, table);
         bind_g(l, &weights, beta, &mut layer.quad)?;
         drop(weights);
         let mut claim = claims[0] + alpha * claims[1];

@@ -180,6 +180,13 @@ impl<F: Field> LayeredCircuit<F> for SimpleCircuit<F> {
         out.clear();
         out.extend_from_slice(&self.layers[layer].terms);
     }
+    // Counted and visited in place: the defaults copy the layer first.
+    fn layer_num_terms(&self, layer: usize) -> usize {
+        self.layers[layer].terms.len()
+    }
+    fn for_each_term(&self, layer: usize, f: &mut dyn FnMut(Term<F>)) {
+        self.layers[layer].terms.iter().copied().for_each(f);
+    }
 }
 
 /// Decoded circuit files (LFC1/LFC2) plug in directly.
