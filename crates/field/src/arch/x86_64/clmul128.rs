@@ -32,21 +32,15 @@ pub(crate) fn to_vec(v: u128) -> __m128i {
 /// Unreduced product as three 128-bit parts (low, middle, high): the
 /// 256-bit value is `low ⊕ middle·x^64 ⊕ high·x^128`. Products can be
 /// summed part-wise before a single [`reduce`].
-///
-/// Karatsuba: the middle part is `(a0 + a1)·(b0 + b1) + low + high`, three
-/// carry-less multiplications instead of four, as in the wider kernels
-/// and the aarch64 one. On Zen 5 the one-thread proof on this path took
-/// 0.95× as long (v7/1 and v7/4), the verification 0.96×; the paths that
-/// use this product only for scalars and short tails did not move.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse2")]
 pub(super) fn product(a: __m128i, b: __m128i) -> [__m128i; 3] {
     let lo = _mm_clmulepi64_si128::<0x00>(a, b);
     let hi = _mm_clmulepi64_si128::<0x11>(a, b);
-    let a_sum = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
-    let b_sum = _mm_xor_si128(b, _mm_shuffle_epi32::<0x4e>(b));
-    let cross = _mm_clmulepi64_si128::<0x00>(a_sum, b_sum);
-    let mid = _mm_xor_si128(cross, _mm_xor_si128(lo, hi));
+    let mid = _mm_xor_si128(
+        _mm_clmulepi64_si128::<0x01>(a, b),
+        _mm_clmulepi64_si128::<0x10>(a, b),
+    );
     [lo, mid, hi]
 }
 
@@ -74,8 +68,7 @@ fn mul_vec(a: __m128i, b: __m128i) -> __m128i {
 }
 
 /// [`product`] as inline assembly, for the same reason as [`mul_inline`]:
-/// the parts (low, middle, high) of the unreduced product, by Karatsuba
-/// too.
+/// the parts (low, middle, high) of the unreduced product.
 ///
 /// # Safety
 /// The CPU must support PCLMULQDQ (SSE2 is part of x86_64).
@@ -90,13 +83,10 @@ pub(crate) unsafe fn product_inline(a: u128, b: u128) -> [__m128i; 3] {
             "pclmulqdq {lo}, {b}, 0x00",
             "movdqa {hi}, {a}",
             "pclmulqdq {hi}, {b}, 0x11",
-            "pshufd {mid}, {a}, 0x4e",
+            "movdqa {mid}, {a}",
+            "pclmulqdq {mid}, {b}, 0x01",
+            "pclmulqdq {a}, {b}, 0x10",
             "pxor {mid}, {a}",
-            "pshufd {a}, {b}, 0x4e",
-            "pxor {a}, {b}",
-            "pclmulqdq {mid}, {a}, 0x00",
-            "pxor {mid}, {lo}",
-            "pxor {mid}, {hi}",
             a = inout(xmm_reg) to_vec(a) => _,
             b = in(xmm_reg) to_vec(b),
             lo = out(xmm_reg) lo,
