@@ -92,11 +92,24 @@ impl<F: Field> FreedRoom<F> {
     }
 
     /// After a layer: its form (`form` bytes, `values` its value vector)
-    /// is freed, and `other` bytes besides (round buffers and wires).
-    pub(crate) fn layer_done(&mut self, mut values: Vec<F>, form: usize, other: usize) {
+    /// and round buffers (`buffers` bytes), which were alive together at
+    /// its peak, are freed, and its wires (`wires` bytes), which were alive
+    /// at every earlier layer's peak too. So the room is the larger of the
+    /// earlier room and this layer's form and buffers, plus its wires: a
+    /// later layer's buffers do not add to an earlier layer's peak.
+    pub(crate) fn layer_done(
+        &mut self,
+        mut values: Vec<F>,
+        form: usize,
+        buffers: usize,
+        wires: usize,
+    ) {
         values.clear();
         self.spare = values;
-        self.bytes = self.bytes.max(form).saturating_add(other);
+        self.bytes = self
+            .bytes
+            .max(form.saturating_add(buffers))
+            .saturating_add(wires);
     }
 }
 
@@ -316,7 +329,7 @@ mod tests {
         // bytes, kept mapped) holds the 64,000-byte table.
         let values = Vec::with_capacity(4096);
         let spare_at = values.as_ptr();
-        room.layer_done(values, 40_000, 30_000);
+        room.layer_done(values, 40_000, 10_000, 20_000);
         let w = weights(&mut room, 4 * n, 4_000);
         let EqWeights::Dense(table) = &w else {
             panic!("the spare fits the room");
@@ -326,16 +339,25 @@ mod tests {
         eq2_table(&g0, &g1, alpha, n, &mut full);
         assert_eq!(table, &full);
         // A larger form leaves too little room for the spare: factors.
-        room.layer_done(Vec::with_capacity(4096), 0, 0);
+        room.layer_done(Vec::with_capacity(4096), 0, 0, 0);
         let w = weights(&mut room, 4 * n, 5_000);
         assert!(matches!(w, EqWeights::Split(_)));
+        // A later layer's buffers were alive beside a smaller form only:
+        // they add nothing to the room (70,000 bytes still).
+        room.layer_done(Vec::with_capacity(4096), 0, 2_000, 0);
+        let w = weights(&mut room, 4 * n, 5_000);
+        assert!(matches!(w, EqWeights::Split(_)));
+        // Its wires were alive at the earlier peak: they do.
+        room.layer_done(Vec::with_capacity(4096), 0, 0, 2_000);
+        let w = weights(&mut room, 4 * n, 5_000);
+        assert!(matches!(w, EqWeights::Dense(_)));
         // Room to spare, but a spare too short for the table: factors (no
         // table in fresh memory).
-        room.layer_done(Vec::with_capacity(n - 1), 1 << 30, 0);
+        room.layer_done(Vec::with_capacity(n - 1), 1 << 30, 0, 0);
         let w = weights(&mut room, 4 * n, 0);
         assert!(matches!(w, EqWeights::Split(_)));
         // Fewer terms than outputs: factors.
-        room.layer_done(Vec::with_capacity(n), 1 << 30, 0);
+        room.layer_done(Vec::with_capacity(n), 1 << 30, 0, 0);
         let w = weights(&mut room, n, 0);
         assert!(matches!(w, EqWeights::Split(_)));
     }

@@ -157,7 +157,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         claims = [c0, c1];
         bindings = new_bindings;
         let (values, buffers) = layer.release();
-        freed.layer_done(values, form, buffers.saturating_add(wire_bytes));
+        freed.layer_done(values, form, buffers, wire_bytes);
     }
     Ok(ProverOutput {
         proof: SumcheckProof { layers },
