@@ -192,6 +192,11 @@ impl<F: Field> Layer<F> {
         &self.compact
     }
 
+    /// The constant table the terms' deltas index.
+    pub(crate) fn term_constants(&self) -> &[F] {
+        &self.constants
+    }
+
     /// Expands the terms into `out` (cleared first), reusing its allocation —
     /// the prover calls this once per layer.
     ///
@@ -240,9 +245,16 @@ impl<F: Field> Layer<F> {
     /// indirect call per block instead of one per term, and its loop over
     /// the block is compiled for its own body.
     pub fn for_each_term_block(&self, block: usize, f: impl FnMut(&[Term<F>])) {
-        let mut blocks = Blocks::new(block, self.nterms, f);
-        self.for_each_term(|t| blocks.push(t));
-        blocks.finish();
+        let tokens = &self.compact.tokens;
+        crate::term_blocks::decode_blocks(
+            &self.compact,
+            &self.constants,
+            tokens,
+            [0; 3],
+            block,
+            self.nterms,
+            f,
+        );
     }
 
     /// The terms in file order.

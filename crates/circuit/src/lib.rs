@@ -48,6 +48,7 @@ pub mod limits;
 mod load;
 mod reach;
 mod span;
+mod term_blocks;
 mod zstd;
 
 pub use catalog::{CatalogEntry, CatalogFile, FileForm};

@@ -8,7 +8,7 @@
 
 use longfellow_field::Field;
 
-use crate::circuit::{Blocks, Compact, Layer, Term};
+use crate::circuit::{Compact, Layer, Term};
 
 /// A run of consecutive tokens of one layer, with the state needed to
 /// decode it on its own.
@@ -133,8 +133,14 @@ impl<F: Field> Layer<F> {
             .tokens
             .get(span.tokens.0..span.tokens.1)
             .unwrap_or(&[]);
-        let mut blocks = Blocks::new(block, span.terms, f);
-        self.for_each_term_from(tokens, span.before, |t| blocks.push(t));
-        blocks.finish();
+        crate::term_blocks::decode_blocks(
+            self.compact(),
+            self.term_constants(),
+            tokens,
+            span.before,
+            block,
+            span.terms,
+            f,
+        );
     }
 }

@@ -81,3 +81,36 @@ fn check_spans<F: Field>(c: &Circuit<F>) {
         }
     }
 }
+
+/// A layer handed over in blocks gives back its terms in order, every
+/// block full but the last, which is never empty — for block sizes that
+/// cut inside segments, a block of one and a block larger than the layer.
+#[test]
+fn blocks_reassemble_every_layer() {
+    longfellow_testvectors::require!();
+    let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+    let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+    check_blocks(&pair.hash);
+    check_blocks(&pair.sig);
+}
+
+fn check_blocks<F: Field>(c: &Circuit<F>) {
+    for (l, layer) in c.layers().iter().enumerate() {
+        let mut all = Vec::new();
+        layer.for_each_term(|t: Term<F>| all.push(t));
+        for block in [1, 7, 256, all.len() + 1] {
+            let mut joined: Vec<Term<F>> = Vec::new();
+            let mut sizes = Vec::new();
+            layer.for_each_term_block(block, |b: &[Term<F>]| {
+                sizes.push(b.len());
+                joined.extend_from_slice(b);
+            });
+            assert!(joined == all, "layer {l}, blocks of {block}");
+            let full = block.min(all.len().max(1));
+            if let Some((last, rest)) = sizes.split_last() {
+                assert!(rest.iter().all(|&n| n == full), "layer {l}, blocks of {block}");
+                assert!((1..=full).contains(last), "layer {l}, blocks of {block}");
+            }
+        }
+    }
+}
