@@ -108,7 +108,10 @@ fn check_blocks<F: Field>(c: &Circuit<F>) {
             assert!(joined == all, "layer {l}, blocks of {block}");
             let full = block.min(all.len().max(1));
             if let Some((last, rest)) = sizes.split_last() {
-                assert!(rest.iter().all(|&n| n == full), "layer {l}, blocks of {block}");
+                assert!(
+                    rest.iter().all(|&n| n == full),
+                    "layer {l}, blocks of {block}"
+                );
                 assert!((1..=full).contains(last), "layer {l}, blocks of {block}");
             }
         }
