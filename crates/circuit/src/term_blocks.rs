@@ -21,7 +21,7 @@ struct Cursor {
 
 /// Calls `f` with the terms of `tokens` (a run of a layer's token list,
 /// decoded from the running state `before`), `block` at a time: every
-/// block full but the last, which is shorter and never empty. `expected`
+/// block full but possibly the last, and none empty. `expected`
 /// (the number of terms to come) caps the buffer, so a short run does not
 /// allocate a whole block.
 pub(crate) fn decode_blocks<F: Copy + Default>(
