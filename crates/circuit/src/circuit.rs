@@ -38,6 +38,23 @@ pub(crate) struct Delta {
     pub(crate) k: u32,
 }
 
+impl Delta {
+    /// The term this delta leads to from the previous term's `(g, h0,
+    /// h1)`, with its constant from `constants`: every decoder of a
+    /// layer's terms steps through here, so they cannot disagree. The
+    /// state goes in and out by value, so that a decoder inlined into its
+    /// consumer keeps it in registers.
+    #[inline(always)]
+    pub(crate) fn apply<F: Copy>(&self, [g, h0, h1]: [u32; 3], constants: &[F]) -> Term<F> {
+        Term {
+            g: g.wrapping_add(self.g),
+            h0: h0.wrapping_add(self.h0),
+            h1: h1.wrapping_add(self.h1),
+            k: constants[self.k as usize],
+        }
+    }
+}
+
 /// The compact term storage of a layer (all indices validated on decode).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Compact {
@@ -68,15 +85,8 @@ impl Compact {
 
     /// Calls `f` with every term's delta in order.
     #[inline]
-    pub(crate) fn for_each_delta(&self, f: impl FnMut(&Delta)) {
-        self.for_each_delta_in(&self.tokens, f);
-    }
-
-    /// Calls `f` with the deltas of the terms of `tokens` (a run of this
-    /// layer's token list), in order.
-    #[inline]
-    pub(crate) fn for_each_delta_in(&self, tokens: &[u32], mut f: impl FnMut(&Delta)) {
-        for &tok in tokens {
+    pub(crate) fn for_each_delta(&self, mut f: impl FnMut(&Delta)) {
+        for &tok in &self.tokens {
             let s = tok as usize;
             let (a, b) = (self.seg_starts[s] as usize, self.seg_starts[s + 1] as usize);
             for &d in &self.seg_items[a..b] {
@@ -212,31 +222,13 @@ impl<F: Field> Layer<F> {
 
     /// Calls `f` with every term in file order, without allocating.
     #[inline]
-    pub fn for_each_term(&self, f: impl FnMut(Term<F>)) {
-        self.for_each_term_from(&self.compact.tokens, [0; 3], f);
-    }
-
-    /// Calls `f` with the terms of `tokens` (a run of this layer's token
-    /// list), starting from the running `(g, h0, h1)` state `before`.
-    #[inline]
-    pub(crate) fn for_each_term_from(
-        &self,
-        tokens: &[u32],
-        before: [u32; 3],
-        mut f: impl FnMut(Term<F>),
-    ) {
-        let [mut g, mut h0, mut h1] = before;
+    pub fn for_each_term(&self, mut f: impl FnMut(Term<F>)) {
+        let mut at = [0u32; 3];
         let constants = &*self.constants;
-        self.compact.for_each_delta_in(tokens, |d| {
-            g = g.wrapping_add(d.g);
-            h0 = h0.wrapping_add(d.h0);
-            h1 = h1.wrapping_add(d.h1);
-            f(Term {
-                g,
-                h0,
-                h1,
-                k: constants[d.k as usize],
-            });
+        self.compact.for_each_delta(|d| {
+            let t = d.apply(at, constants);
+            at = [t.g, t.h0, t.h1];
+            f(t);
         });
     }
 
@@ -245,11 +237,10 @@ impl<F: Field> Layer<F> {
     /// indirect call per block instead of one per term, and its loop over
     /// the block is compiled for its own body.
     pub fn for_each_term_block(&self, block: usize, f: impl FnMut(&[Term<F>])) {
-        let tokens = &self.compact.tokens;
         crate::term_blocks::decode_blocks(
             &self.compact,
             &self.constants,
-            tokens,
+            &self.compact.tokens,
             [0; 3],
             block,
             self.nterms,
@@ -264,9 +255,7 @@ impl<F: Field> Layer<F> {
             token: 0,
             pos: 0,
             end: 0,
-            g: 0,
-            h0: 0,
-            h1: 0,
+            at: [0; 3],
         }
     }
 }
@@ -276,9 +265,8 @@ struct TermIter<'a, F> {
     token: usize,
     pos: usize,
     end: usize,
-    g: u32,
-    h0: u32,
-    h1: u32,
+    /// The running `(g, h0, h1)`.
+    at: [u32; 3],
 }
 
 impl<F: Field> Iterator for TermIter<'_, F> {
@@ -294,15 +282,9 @@ impl<F: Field> Iterator for TermIter<'_, F> {
         }
         let d = c.deltas[c.seg_items[self.pos] as usize];
         self.pos += 1;
-        self.g = self.g.wrapping_add(d.g);
-        self.h0 = self.h0.wrapping_add(d.h0);
-        self.h1 = self.h1.wrapping_add(d.h1);
-        Some(Term {
-            g: self.g,
-            h0: self.h0,
-            h1: self.h1,
-            k: self.layer.constants[d.k as usize],
-        })
+        let t = d.apply(self.at, &self.layer.constants);
+        self.at = [t.g, t.h0, t.h1];
+        Some(t)
     }
 }
 

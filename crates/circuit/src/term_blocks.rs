@@ -65,7 +65,7 @@ fn fill<F: Copy>(
         mut token,
         mut pos,
         mut end,
-        at: [mut g, mut h0, mut h1],
+        mut at,
     } = *cursor;
     let mut n = 0;
     while n < out.len() {
@@ -82,16 +82,9 @@ fn fill<F: Copy>(
         let take = (end - pos).min(out.len() - n);
         let items = &compact.seg_items[pos..pos + take];
         for (slot, &d) in out[n..n + take].iter_mut().zip(items) {
-            let d = compact.deltas[d as usize];
-            g = g.wrapping_add(d.g);
-            h0 = h0.wrapping_add(d.h0);
-            h1 = h1.wrapping_add(d.h1);
-            *slot = Term {
-                g,
-                h0,
-                h1,
-                k: constants[d.k as usize],
-            };
+            let t = compact.deltas[d as usize].apply(at, constants);
+            at = [t.g, t.h0, t.h1];
+            *slot = t;
         }
         n += take;
         pos += take;
@@ -100,7 +93,7 @@ fn fill<F: Copy>(
         token,
         pos,
         end,
-        at: [g, h0, h1],
+        at,
     };
     n
 }

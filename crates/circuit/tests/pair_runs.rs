@@ -1,9 +1,17 @@
 //! `Layer::num_pair_runs` (counted from the segment dictionary) against a
 //! plain count over the expanded terms, on Google's v7 circuits.
 
-use longfellow_circuit::{load_pair, Circuit, Term};
+use longfellow_circuit::{load_pair, Circuit, CircuitPair, Term};
 use longfellow_field::Field;
 use longfellow_testvectors::read;
+
+/// Google's v7 circuit pair for one attribute (`.lfa2` name).
+const V7_ONE_ATTRIBUTE: &str = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
+
+/// The stored v7 circuit pair whose `.lfa2` file is named `hash`.
+fn v7_pair(hash: &str) -> CircuitPair {
+    load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads")
+}
 
 fn runs_by_terms<F: Field>(c: &Circuit<F>) -> Vec<usize> {
     c.layers()
@@ -30,10 +38,10 @@ fn runs_by_dictionary<F: Field>(c: &Circuit<F>) -> Vec<usize> {
 fn pair_runs_match_the_terms_of_the_v7_circuits() {
     longfellow_testvectors::require!();
     for hash in [
-        "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121",
+        V7_ONE_ATTRIBUTE,
         "5aebdaaafe17296a3ef3ca6c80c6e7505e09291897c39700410a365fb278e460",
     ] {
-        let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+        let pair = v7_pair(hash);
         let (sig, hashc) = (
             runs_by_dictionary(&pair.sig),
             runs_by_dictionary(&pair.hash),
@@ -52,8 +60,7 @@ fn pair_runs_match_the_terms_of_the_v7_circuits() {
 #[test]
 fn spans_reassemble_every_layer() {
     longfellow_testvectors::require!();
-    let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
-    let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+    let pair = v7_pair(V7_ONE_ATTRIBUTE);
     check_spans(&pair.hash);
     check_spans(&pair.sig);
 }
@@ -83,13 +90,12 @@ fn check_spans<F: Field>(c: &Circuit<F>) {
 }
 
 /// A layer handed over in blocks gives back its terms in order, every
-/// block full but the last, which is never empty — for block sizes that
+/// block full but possibly the last, none empty — for block sizes that
 /// cut inside segments, a block of one and a block larger than the layer.
 #[test]
 fn blocks_reassemble_every_layer() {
     longfellow_testvectors::require!();
-    let hash = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121";
-    let pair = load_pair(&read(&format!("google/mdoc/circuits/{hash}.lfa2"))).expect("loads");
+    let pair = v7_pair(V7_ONE_ATTRIBUTE);
     check_blocks(&pair.hash);
     check_blocks(&pair.sig);
 }
