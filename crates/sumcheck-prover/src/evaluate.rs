@@ -130,7 +130,7 @@ fn evaluate_layer<F: Field, C: LayeredCircuit<F>>(
     let pieces: Vec<Part<'_, F>> = out
         .chunks_mut(width)
         .enumerate()
-        .map(|(i, slice)| Part::new(i * width, (i + 1) * width >= nv, nv, slice))
+        .map(|(i, slice)| Part::new(i * width, (i + 1) * width >= nv, nv, slice, input))
         .collect();
     let failures = par::map_vec(pieces, |part| first_failure(circuit, l, input, part));
     // Every term belongs to exactly one part, so the earliest failure
@@ -150,6 +150,13 @@ struct Part<'a, F> {
     nv: usize,
     out: &'a mut [F],
     pending: Pending<F>,
+    /// Whether input wire 0 holds one. Longfellow circuits keep the
+    /// constant one there and write each linear term as a product with it
+    /// (in the v7 hash circuit 42 % of the distinct pairs), so such a
+    /// pair's product is its other wire: no multiplication. Wire 0 is that
+    /// public constant in these circuits; the test reveals only whether it
+    /// is one, which the circuit already states.
+    one_first: bool,
 }
 
 /// Contributions waiting to be scaled by their constants in one slice
@@ -176,19 +183,20 @@ impl<F: Field> Pending<F> {
 }
 
 impl<'a, F: Field> Part<'a, F> {
-    fn new(start: usize, last: bool, nv: usize, out: &'a mut [F]) -> Self {
+    fn new(start: usize, last: bool, nv: usize, out: &'a mut [F], input: &[F]) -> Self {
         Self {
             start,
             last,
             nv,
             out,
             pending: Pending::new(),
+            one_first: input.first() == Some(&F::ONE),
         }
     }
 
-    fn whole(out: &'a mut [F]) -> Self {
+    fn whole(out: &'a mut [F], input: &[F]) -> Self {
         let nv = out.len();
-        Self::new(0, true, nv, out)
+        Self::new(0, true, nv, out, input)
     }
 
     /// Queues `k·prod` for output slot `slot` (already checked in range).
@@ -237,7 +245,7 @@ fn evaluate_whole<F: Field, C: LayeredCircuit<F>>(
     input: &[F],
     out: &mut [F],
 ) -> Result<(), SumcheckError> {
-    let mut part = Part::whole(out);
+    let mut part = Part::whole(out, input);
     let mut last = None;
     let mut failure = None;
     circuit.visit_terms(l, |t| {
@@ -293,7 +301,11 @@ fn evaluate_term<F: Field>(
         Some((p, prod)) if p == pair => prod,
         _ => match (input.get(t.h0 as usize), input.get(t.h1 as usize)) {
             (Some(&a), Some(&b)) => {
-                let prod = a * b;
+                let prod = if t.h0 == 0 && part.one_first {
+                    b
+                } else {
+                    a * b
+                };
                 *last = Some((pair, prod));
                 prod
             }
