@@ -135,17 +135,6 @@ pub trait RsField: Field {
 
     /// Builds (and precomputes) the encoder for `k` inputs and `n` outputs.
     fn rs_encoder(k: usize, n: usize) -> Result<Self::Encoder, RsError>;
-
-    /// The encoders for `k_a` and for `k_b` inputs, both into `n` outputs:
-    /// the same as two [`Self::rs_encoder`] calls, but a field whose
-    /// encoders share work that depends on `n` alone does it once.
-    fn rs_encoder_pair(
-        k_a: usize,
-        k_b: usize,
-        n: usize,
-    ) -> Result<(Self::Encoder, Self::Encoder), RsError> {
-        Ok((Self::rs_encoder(k_a, n)?, Self::rs_encoder(k_b, n)?))
-    }
 }
 
 impl RsField for Fp256 {
@@ -154,14 +143,6 @@ impl RsField for Fp256 {
     fn rs_encoder(k: usize, n: usize) -> Result<Self::Encoder, RsError> {
         PrimeFftEncoder::new(k, n)
     }
-
-    fn rs_encoder_pair(
-        k_a: usize,
-        k_b: usize,
-        n: usize,
-    ) -> Result<(Self::Encoder, Self::Encoder), RsError> {
-        PrimeFftEncoder::new_pair(k_a, k_b, n)
-    }
 }
 
 impl RsField for Fp128 {
@@ -169,14 +150,6 @@ impl RsField for Fp128 {
 
     fn rs_encoder(k: usize, n: usize) -> Result<Self::Encoder, RsError> {
         PrimeFftEncoder::new(k, n)
-    }
-
-    fn rs_encoder_pair(
-        k_a: usize,
-        k_b: usize,
-        n: usize,
-    ) -> Result<(Self::Encoder, Self::Encoder), RsError> {
-        PrimeFftEncoder::new_pair(k_a, k_b, n)
     }
 }
 

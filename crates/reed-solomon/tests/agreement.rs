@@ -210,37 +210,3 @@ fn largest_binary_codeword() {
         assert!(row == expect, "k = {k}");
     }
 }
-
-/// Encoder pairs built together (sharing what depends on `n`) extend
-/// codewords as two separate encoders do, whichever of them has `k = n`.
-fn check_pairs<F: RsField>() {
-    for (i, &(k_a, k_b, n)) in [
-        (1, 1, 1),
-        (1, 2, 2),
-        (2, 1, 2),
-        (3, 5, 9),
-        (5, 3, 9),
-        (9, 17, 17),
-        (17, 9, 17),
-        (17, 33, 64),
-        (100, 199, 257),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let (a, b) = F::rs_encoder_pair(k_a, k_b, n).expect("valid sizes");
-        assert_eq!((a.k(), a.n(), b.k(), b.n()), (k_a, n, k_b, n));
-        check_encoder(&a, 6000 + i as u64, "pair, first");
-        check_encoder(&b, 7000 + i as u64, "pair, second");
-    }
-    assert!(F::rs_encoder_pair(3, 10, 9).is_err(), "k_b > n");
-    assert!(F::rs_encoder_pair(10, 3, 9).is_err(), "k_a > n");
-    assert!(F::rs_encoder_pair(0, 3, 9).is_err(), "k_a = 0");
-}
-
-#[test]
-fn encoder_pairs_agree() {
-    check_pairs::<Fp256>();
-    check_pairs::<Fp128>();
-    check_pairs::<Gf2_128>();
-}

@@ -208,8 +208,10 @@ pub(crate) struct Encoders<F: RsField> {
 
 impl<F: RsField> Encoders<F> {
     pub(crate) fn new(p: &LigeroParams) -> Result<Self, LigeroError> {
-        let (block, dblock) = F::rs_encoder_pair(p.block, p.dblock, p.block_enc)?;
-        Ok(Self { block, dblock })
+        Ok(Self {
+            block: F::rs_encoder(p.block, p.block_enc)?,
+            dblock: F::rs_encoder(p.dblock, p.block_enc)?,
+        })
     }
 
     /// Row `i`'s encoder and message length: the dot and quadratic blinding

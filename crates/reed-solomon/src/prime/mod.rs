@@ -60,30 +60,14 @@ impl<F: Field> PrimeFftEncoder<F> {
     /// Precomputes the scale factors and the transformed kernel.
     pub fn new(k: usize, n: usize) -> Result<Self, RsError> {
         check_sizes::<F>(k, n)?;
-        let Shared { inv, conv } = Shared::new(n, k < n)?;
-        Ok(Self::from_parts(k, n, &inv, conv))
-    }
-
-    /// Encoders for messages of `k_a` and of `k_b` values, both into `n`.
-    /// The inverses and the transformed kernel depend on `n` alone, so a
-    /// pair built together computes them once: the Ligero tableau's block
-    /// and double-block encoders over P-256 share `n`, and the kernel's
-    /// transform is most of an encoder's set-up (about a millisecond).
-    pub fn new_pair(k_a: usize, k_b: usize, n: usize) -> Result<(Self, Self), RsError> {
-        check_sizes::<F>(k_a, n)?;
-        check_sizes::<F>(k_b, n)?;
-        let Shared { inv, conv } = Shared::new(n, k_a < n || k_b < n)?;
-        // An encoder with `k = n` computes nothing and keeps no kernel.
-        let a = Self::from_parts(k_a, n, &inv, conv.clone().filter(|_| k_a < n));
-        let b = Self::from_parts(k_b, n, &inv, conv.filter(|_| k_b < n));
-        Ok((a, b))
-    }
-
-    /// The encoder for `k ≤ n` inputs (checked by the caller) from the
-    /// inverses `inv[s] = 1/s` of [`Shared`] and the kernel (`None` iff
-    /// `k = n`).
-    fn from_parts(k: usize, n: usize, inv: &[F], conv: Option<Convolution<F>>) -> Self {
+        if F::KIND != FieldKind::Prime {
+            return Err(RsError::UnsupportedField(F::KIND));
+        }
         let d = k - 1;
+        // inv[s] = 1/s for 1 ≤ s < n (n < p, so all are invertible).
+        let mut inv: Vec<F> = (0..n as u64).map(F::from_u64).collect();
+        batch_invert(&mut inv);
+
         let mut input_scale = Vec::with_capacity(k);
         let mut binom = F::ONE; // C(d, j)
         input_scale.push(binom);
@@ -99,37 +83,19 @@ impl<F: Field> PrimeFftEncoder<F> {
             let c = binom * F::from_u64((t - d) as u64);
             output_scale.push(if d & 1 == 0 { c } else { -c });
         }
-        Self {
+
+        let conv = if k == n {
+            None
+        } else {
+            Some(Convolution::new(&inv[1..], n)?)
+        };
+        Ok(Self {
             k,
             n,
             input_scale,
             output_scale,
             conv,
-        }
-    }
-}
-
-/// What every encoder into `n` values computes the same way.
-struct Shared<F> {
-    /// `inv[s] = 1/s` for `1 ≤ s < n` (`n < p`, so all are invertible).
-    inv: Vec<F>,
-    /// The transformed kernel, if some encoder needs it.
-    conv: Option<Convolution<F>>,
-}
-
-impl<F: Field> Shared<F> {
-    fn new(n: usize, with_kernel: bool) -> Result<Self, RsError> {
-        if F::KIND != FieldKind::Prime {
-            return Err(RsError::UnsupportedField(F::KIND));
-        }
-        let mut inv: Vec<F> = (0..n as u64).map(F::from_u64).collect();
-        batch_invert(&mut inv);
-        let conv = if with_kernel {
-            Some(Convolution::new(&inv[1..], n)?)
-        } else {
-            None
-        };
-        Ok(Self { inv, conv })
+        })
     }
 }
 
