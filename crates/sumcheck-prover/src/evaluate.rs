@@ -153,9 +153,11 @@ struct Part<'a, F> {
     /// Whether input wire 0 holds one. Longfellow circuits keep the
     /// constant one there and write each linear term as a product with it
     /// (in the v7 hash circuit 42 % of the distinct pairs), so such a
-    /// pair's product is its other wire: no multiplication. Wire 0 is that
-    /// public constant in these circuits; the test reveals only whether it
-    /// is one, which the circuit already states.
+    /// pair's product is its other wire: no multiplication. In these
+    /// circuits wire 0 is that public constant, so the branch depends on
+    /// the circuit alone; in a circuit whose wire 0 is a private value,
+    /// timing could tell whether that value is one (one bit per layer,
+    /// the kind of leak `docs/SECURITY.md` lists for the wire coding).
     one_first: bool,
 }
 
