@@ -10,6 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::term_blocks::Cursor;
 use longfellow_field::Field;
 
 /// One quadratic term of a layer: `V[g] += k · Vin[h0] · Vin[h1]`, where `V`
@@ -252,38 +253,30 @@ impl<F: Field> Layer<F> {
     pub fn terms(&self) -> impl Iterator<Item = Term<F>> + '_ {
         TermIter {
             layer: self,
-            token: 0,
-            pos: 0,
-            end: 0,
-            at: [0; 3],
+            cursor: Cursor::new([0; 3]),
         }
     }
 }
 
 struct TermIter<'a, F> {
     layer: &'a Layer<F>,
-    token: usize,
-    pos: usize,
-    end: usize,
-    /// The running `(g, h0, h1)`.
-    at: [u32; 3],
+    cursor: Cursor,
 }
 
 impl<F: Field> Iterator for TermIter<'_, F> {
     type Item = Term<F>;
 
     fn next(&mut self) -> Option<Term<F>> {
-        let c = &self.layer.compact;
-        while self.pos == self.end {
-            let s = *c.tokens.get(self.token)? as usize;
-            self.token += 1;
-            self.pos = c.seg_starts[s] as usize;
-            self.end = c.seg_starts[s + 1] as usize;
+        let (c, cur) = (&self.layer.compact, &mut self.cursor);
+        while cur.pos >= cur.end {
+            if !cur.next_segment(c, &c.tokens) {
+                return None;
+            }
         }
-        let d = c.deltas[c.seg_items[self.pos] as usize];
-        self.pos += 1;
-        let t = d.apply(self.at, &self.layer.constants);
-        self.at = [t.g, t.h0, t.h1];
+        let d = c.deltas[c.seg_items[cur.pos] as usize];
+        cur.pos += 1;
+        let t = d.apply(cur.at, &self.layer.constants);
+        cur.at = [t.g, t.h0, t.h1];
         Some(t)
     }
 }
@@ -398,6 +391,13 @@ impl<F: Field> Circuit<F> {
     }
 }
 
+/// The buffer length for blocks of `block` items when `expected` are to
+/// come: at least one, never more than `expected` (a short input does not
+/// allocate a whole block).
+pub(crate) fn block_len(block: usize, expected: usize) -> usize {
+    block.max(1).min(expected.max(1))
+}
+
 /// Gathers items into blocks of a fixed size for a block visitor: the
 /// visitor runs once per full block and once for the remainder.
 ///
@@ -427,7 +427,7 @@ impl<T: Copy + Default, G: FnMut(&[T])> Blocks<T, G> {
     /// caller in the workspace passes the exact count.
     pub fn new(block: usize, expected: usize, f: G) -> Self {
         Self {
-            buf: vec![T::default(); block.max(1).min(expected.max(1))],
+            buf: vec![T::default(); block_len(block, expected)],
             n: 0,
             f,
         }

@@ -7,16 +7,46 @@
 //! block in a function that is never inlined, so its state stays in
 //! registers, and the consumer runs once per block.
 
-use crate::circuit::{Compact, Term};
+use crate::circuit::{block_len, Compact, Term};
 
 /// Where decoding stands in a run of tokens: the next token, the rest of
 /// the current segment (`pos..end` in the segment items) and the running
-/// `(g, h0, h1)`.
-struct Cursor {
-    token: usize,
-    pos: usize,
-    end: usize,
-    at: [u32; 3],
+/// `(g, h0, h1)`. The term iterator and the block decoder both walk the
+/// segments through it.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor {
+    pub(crate) token: usize,
+    pub(crate) pos: usize,
+    pub(crate) end: usize,
+    pub(crate) at: [u32; 3],
+}
+
+impl Cursor {
+    /// Before the first token, with the running state `at`.
+    pub(crate) fn new(at: [u32; 3]) -> Self {
+        Self {
+            token: 0,
+            pos: 0,
+            end: 0,
+            at,
+        }
+    }
+
+    /// Moves to the segment of the next token of `tokens`; false when
+    /// they are used up.
+    #[inline(always)]
+    pub(crate) fn next_segment(&mut self, compact: &Compact, tokens: &[u32]) -> bool {
+        let Some(&t) = tokens.get(self.token) else {
+            return false;
+        };
+        self.token += 1;
+        let s = t as usize;
+        (self.pos, self.end) = (
+            compact.seg_starts[s] as usize,
+            compact.seg_starts[s + 1] as usize,
+        );
+        true
+    }
 }
 
 /// Calls `f` with the terms of `tokens` (a run of a layer's token list,
@@ -33,13 +63,8 @@ pub(crate) fn decode_blocks<F: Copy + Default>(
     expected: usize,
     mut f: impl FnMut(&[Term<F>]),
 ) {
-    let mut buf = vec![Term::default(); block.max(1).min(expected.max(1))];
-    let mut cursor = Cursor {
-        token: 0,
-        pos: 0,
-        end: 0,
-        at: before,
-    };
+    let mut buf = vec![Term::default(); block_len(block, expected)];
+    let mut cursor = Cursor::new(before);
     loop {
         let n = fill(compact, constants, tokens, &mut cursor, &mut buf);
         if let Some(terms) = buf.get(..n).filter(|t| !t.is_empty()) {
@@ -61,39 +86,28 @@ fn fill<F: Copy>(
     cursor: &mut Cursor,
     out: &mut [Term<F>],
 ) -> usize {
-    let Cursor {
-        mut token,
-        mut pos,
-        mut end,
-        mut at,
-    } = *cursor;
+    // A local copy, so that the state stays in registers.
+    let mut cur = *cursor;
     let mut n = 0;
     while n < out.len() {
-        if pos >= end {
-            let Some(&t) = tokens.get(token) else { break };
-            token += 1;
-            let s = t as usize;
-            (pos, end) = (
-                compact.seg_starts[s] as usize,
-                compact.seg_starts[s + 1] as usize,
-            );
+        if cur.pos >= cur.end {
+            if !cur.next_segment(compact, tokens) {
+                break;
+            }
             continue;
         }
-        let take = (end - pos).min(out.len() - n);
-        let items = &compact.seg_items[pos..pos + take];
+        let take = (cur.end - cur.pos).min(out.len() - n);
+        let items = &compact.seg_items[cur.pos..cur.pos + take];
+        let mut at = cur.at;
         for (slot, &d) in out[n..n + take].iter_mut().zip(items) {
             let t = compact.deltas[d as usize].apply(at, constants);
             at = [t.g, t.h0, t.h1];
             *slot = t;
         }
+        cur.at = at;
         n += take;
-        pos += take;
+        cur.pos += take;
     }
-    *cursor = Cursor {
-        token,
-        pos,
-        end,
-        at,
-    };
+    *cursor = cur;
     n
 }
