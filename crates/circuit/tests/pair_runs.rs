@@ -1,7 +1,7 @@
 //! `Layer::num_pair_runs` (counted from the segment dictionary) against a
 //! plain count over the expanded terms, on Google's v7 circuits.
 
-use longfellow_circuit::{load_pair, Circuit, CircuitPair, Term};
+use longfellow_circuit::{load_pair, Circuit, CircuitPair, Layer, Term};
 use longfellow_field::Field;
 use longfellow_testvectors::read;
 
@@ -65,10 +65,18 @@ fn spans_reassemble_every_layer() {
     check_spans(&pair.sig);
 }
 
-fn check_spans<F: Field>(c: &Circuit<F>) {
+/// Calls `check(l, layer, terms)` for every layer of `c`, with its terms
+/// from the per-term decoder, which the block and span decoders must match.
+fn each_layer<F: Field>(c: &Circuit<F>, mut check: impl FnMut(usize, &Layer<F>, &[Term<F>])) {
     for (l, layer) in c.layers().iter().enumerate() {
         let mut all = Vec::new();
         layer.for_each_term(|t: Term<F>| all.push(t));
+        check(l, layer, &all);
+    }
+}
+
+fn check_spans<F: Field>(c: &Circuit<F>) {
+    each_layer(c, |l, layer, all| {
         for parts in [1, 2, 3, 8] {
             let spans = layer.term_spans(parts);
             assert!(!spans.is_empty() && spans.len() <= parts, "layer {l}");
@@ -86,7 +94,7 @@ fn check_spans<F: Field>(c: &Circuit<F>) {
             assert!(joined == all, "layer {l}, {parts} parts");
             assert_eq!(runs, layer.num_pair_runs());
         }
-    }
+    });
 }
 
 /// A layer handed over in blocks gives back its terms in order, every
@@ -101,9 +109,7 @@ fn blocks_reassemble_every_layer() {
 }
 
 fn check_blocks<F: Field>(c: &Circuit<F>) {
-    for (l, layer) in c.layers().iter().enumerate() {
-        let mut all = Vec::new();
-        layer.for_each_term(|t: Term<F>| all.push(t));
+    each_layer(c, |l, layer, all| {
         for block in [1, 7, 256, all.len() + 1] {
             let mut joined: Vec<Term<F>> = Vec::new();
             let mut sizes = Vec::new();
@@ -121,5 +127,5 @@ fn check_blocks<F: Field>(c: &Circuit<F>) {
                 assert!((1..=full).contains(last), "layer {l}, blocks of {block}");
             }
         }
-    }
+    });
 }
