@@ -69,7 +69,16 @@ def samples(lines):
 
 
 def polls(frames):
-    return any(POLL in f for f in frames[:4])
+    """Whether the thread was waiting for a task: `poll_until` on the stack
+    with only the waiting machinery (rayon's search, the clock) above it.
+    A task the helper runs from inside `poll_until` sits above it too, but
+    through rayon's `execute`, and is work."""
+    for f in frames:
+        if POLL in f:
+            return True
+        if "execute" in f or re.search(r"longfellow_(?!par)", f):
+            return False
+    return False
 
 
 def analyse(lines, window_s=0.0006):

@@ -11,7 +11,8 @@ import idle_helper  # noqa: E402
 
 def sample(pid, tid, t, *symbols):
     head = f"      longfellow {pid}/{tid} {t:.6f}: \n"
-    frames = "".join(f"\t    {0x1000 + i:x} {s} (/bin/longfellow)\n" for i, s in enumerate(symbols))
+    # As `perf script -F comm,pid,tid,time,ip,sym` prints a call graph.
+    frames = "".join(f"\t    {0x1000 + i:x} {s}\n" for i, s in enumerate(symbols))
     return head + frames + "\n"
 
 
@@ -46,6 +47,17 @@ class IdleHelperTest(unittest.TestCase):
         self.assertEqual(polling, 3)
         self.assertEqual(serial, 2)
         self.assertEqual(cats, {"rounds: bind and contract": 1, "Ligero seal and columns": 1})
+
+    def test_a_task_run_from_the_polling_loop_is_work(self):
+        search = ["crossbeam_deque::deque::Stealer<T>::steal", "rayon_core::registry::WorkerThread::find_work",
+                  "rayon_core::registry::WorkerThread::take_local_job", "rayon::yield_now", "spin (inlined)"]
+        text = (sample(1, 2, 5.0, *search, POLL)  # deep in rayon's search: still polling
+                + sample(1, 3, 5.0001, BIND, "rayon_core::job::StackJob<L,F,R>::execute", POLL)
+                + sample(1, 2, 6.0, SEAL)
+                + sample(1, 3, 6.0001, BIND, "rayon_core::job::StackJob<L,F,R>::execute", POLL))
+        _, total, polling, serial, cats = idle_helper.analyse(text.splitlines(True))
+        self.assertEqual((total, polling, serial), (4, 1, 1))
+        self.assertEqual(cats, {"rounds: bind and contract": 1})
 
     def test_the_first_matching_category_wins(self):
         text = sample(1, 2, 5.0, FAULT, BIND) + sample(1, 3, 5.0001, POLL)
