@@ -12,14 +12,15 @@ time and half the one-thread time.
 Input: the text of `perf script -F comm,pid,tid,time,ip,sym` over several
 `longfellow bench --threads 2 --only prove` processes, recorded with
 `--call-graph dwarf` for the categories (a flat record gives leaf
-symbols only). See "Two threads: where the helper idles" in
-docs/PERFORMANCE.md for the whole command.
+symbols only). The whole command is under "Commands" in
+docs/PERFORMANCE.md ("Where a two-thread proof runs on one thread").
 """
 
 import argparse
 import bisect
 import collections
 import re
+import signal
 import sys
 
 HEADER = re.compile(r"\s*(\S+)\s+(\d+)/(\d+)\s+([\d.]+):")
@@ -118,6 +119,8 @@ def analyse(lines, window_s=0.0006):
 
 
 def main():
+    # Piped into `head`, stop quietly.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("script", help="perf script output (- for stdin)")
     ap.add_argument("--window-ms", type=float, default=0.6,
