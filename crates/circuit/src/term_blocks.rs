@@ -15,7 +15,7 @@ use crate::circuit::{block_len, Compact, Term};
 /// segments through it.
 #[derive(Clone, Copy)]
 pub(crate) struct Cursor {
-    pub(crate) token: usize,
+    token: usize,
     pub(crate) pos: usize,
     pub(crate) end: usize,
     pub(crate) at: [u32; 3],
