@@ -70,10 +70,16 @@ fn halves_sum(v: __m128i) -> __m128i {
 }
 
 /// [`product`] by Karatsuba: three carry-less multiplies instead of four,
-/// the middle part recovered as `(a₀+a₁)(b₀+b₁) + a₀b₀ + a₁b₁`. The slice
-/// kernels' products are independent of each other, so they are bound by
-/// the multiplier's throughput, not its latency: on Zen 5 a slice product
-/// (with its two reducing multiplies) took 2.36 instead of 2.83 ns.
+/// the middle part recovered as `(a₀+a₁)(b₀+b₁) + a₀b₀ + a₁b₁`. Used only
+/// with a factor fixed for the whole loop ([`Factor`]), whose halves' sum
+/// is taken once: a product then trades one multiply for one shuffle of
+/// the other operand. The slice kernels' products are independent, so on
+/// Zen 5 they are bound by the multiplier's throughput and the trade pays
+/// (`axpy` 2.83 → 2.30 ns per product); on Intel cores before Ice Lake,
+/// the CPUs that take this path by default, multiplies and shuffles share
+/// port 5 and the trade is even. Where both operands change (`mul_assign`)
+/// Karatsuba needs two shuffles per product, one more port-5 micro-op
+/// there, so that kernel stays schoolbook.
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse2")]
 fn product_karatsuba(a: __m128i, b: __m128i, a_halves: __m128i) -> [__m128i; 3] {
@@ -262,8 +268,11 @@ pub(crate) fn lincomb2(out: &mut [Gf2_128], a: u128, x: &[Gf2_128], b: u128, y: 
 /// `x_i ← x_i·y_i`.
 #[target_feature(enable = "pclmulqdq,sse2")]
 pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
+    // Schoolbook: both operands change with every product, so Karatsuba
+    // would add two shuffles per product for the multiply it saves (see
+    // `product_karatsuba`).
     for (a, b) in x.iter_mut().zip(y) {
-        a.0 = Factor::new(a.0).mul(b.0);
+        a.0 = to_u128(reduce(product(to_vec(a.0), to_vec(b.0))));
     }
 }
 

@@ -34,8 +34,8 @@ fn store4(s: &mut [Gf2_128], v: __m512i) {
     unsafe { _mm512_storeu_si512(s.as_mut_ptr().cast::<__m512i>(), v) }
 }
 
-/// `Σ a_i·b_i`: the low, Karatsuba-middle and high partial products are
-/// summed lane-wise; the lanes and the scalar tail are folded together and
+/// `Σ a_i·b_i`: the low, middle and high partial products are summed
+/// lane-wise; the lanes and the scalar tail are folded together and
 /// reduced once.
 #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
 pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
@@ -45,17 +45,18 @@ pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
         _mm512_setzero_si512(),
         _mm512_setzero_si512(),
     );
-    // Karatsuba, as in the 256-bit `dot`: the middle parts summed as
-    // `(x₀+x₁)(y₀+y₁)` and fixed up once after the loop. On Zen 5 a
-    // 461-element dot took 172 instead of 227 ns (the schoolbook form had
-    // measured 5 % faster on Zen 4).
+    // Schoolbook: Karatsuba (as in the 256-bit `dot`) measured 5 % slower
+    // here on Zen 4, where the 512-bit multiplier keeps up and the extra
+    // shuffles do not, and adds a port-5 micro-op per product on Intel
+    // cores; on Zen 5, whose multiplier is the bottleneck, it took 172
+    // instead of 227 ns for 461 elements.
     for (x, y) in a[..n].chunks_exact(4).zip(b[..n].chunks_exact(4)) {
         let (x, y) = (load4(x), load4(y));
         lo = xor(lo, clmul::<0x00>(x, y));
         hi = xor(hi, clmul::<0x11>(x, y));
-        mid = xor(mid, clmul::<0x00>(halves_sum(x), halves_sum(y)));
+        mid = xor(mid, clmul::<0x01>(x, y));
+        mid = xor(mid, clmul::<0x10>(x, y));
     }
-    mid = xor(mid, xor(lo, hi));
     let fold = |v: __m512i| {
         _mm_xor_si128(
             _mm_xor_si128(
@@ -80,13 +81,27 @@ pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
     to_u128(reduce(parts))
 }
 
+/// Four unreduced products at once, lane by lane: [`product`] on
+/// 512-bit registers, as (low, middle, high): schoolbook, for operands
+/// that both change (see [`Factor`]).
+#[inline]
+#[target_feature(enable = "avx512f,vpclmulqdq")]
+fn products4(a: __m512i, b: __m512i) -> [__m512i; 3] {
+    let lo = clmul::<0x00>(a, b);
+    let hi = clmul::<0x11>(a, b);
+    let mid = xor(clmul::<0x01>(a, b), clmul::<0x10>(a, b));
+    [lo, mid, hi]
+}
+
 /// A factor shared by a whole loop (`axpy`'s `u`, a butterfly level's
 /// twiddle, `lincomb2`'s coefficients), with its halves' sum taken once:
 /// products by it then cost three multiplies (Karatsuba) instead of four,
-/// for one shuffle and XOR of the other operand. [`mul4`], whose operands
-/// both change, takes the same form with one more shuffle: on Zen 5 a
-/// slice product took 0.60 instead of 0.71 ns (the schoolbook form had
-/// measured as fast on Zen 4). `dot` sums Karatsuba's parts (see there).
+/// for one shuffle and XOR of the other operand. Where both operands
+/// change with every product ([`mul4`], `dot`) Karatsuba needs a second
+/// shuffle: the schoolbook form measured as fast or faster on Zen 4 and
+/// takes one port-5 micro-op less on Intel cores (on Zen 5, whose
+/// multiplier is the bottleneck, Karatsuba took 0.60 instead of 0.71 ns
+/// per `mul4` product: a choice to make per CPU, not made here).
 #[derive(Clone, Copy)]
 struct Factor {
     v: __m512i,
@@ -147,12 +162,11 @@ fn reduce4([lo, mid, hi]: [__m512i; 3]) -> __m512i {
     xor(lo, clmul::<0x00>(h0, poly))
 }
 
-/// Four reduced products at once, lane by lane (Karatsuba, see
-/// [`Factor`]).
+/// Four reduced products at once, lane by lane.
 #[inline]
 #[target_feature(enable = "avx512f,vpclmulqdq")]
 fn mul4(a: __m512i, b: __m512i) -> __m512i {
-    Factor::new(a).mul(b)
+    reduce4(products4(a, b))
 }
 
 /// `y_i ← y_i + u·x_i`, four at a time.
