@@ -89,8 +89,9 @@ fn product_karatsuba(a: __m128i, b: __m128i, a_halves: __m128i) -> [__m128i; 3] 
     [lo, _mm_xor_si128(k, _mm_xor_si128(lo, hi)), hi]
 }
 
-/// A factor shared by a whole loop (`axpy`'s `u`, the butterflies'
-/// twiddle), its halves' sum taken once for [`product_karatsuba`].
+/// A factor shared by a whole loop (`axpy`'s `u`, `lincomb2`'s
+/// coefficients, the butterflies' twiddle), its halves' sum taken once
+/// for [`product_karatsuba`].
 #[derive(Clone, Copy)]
 struct Factor {
     v: __m128i,
