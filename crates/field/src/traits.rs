@@ -282,20 +282,31 @@ impl Butterfly {
     /// The butterfly on one pair.
     #[inline(always)]
     pub fn apply<F: Field>(self, a: &mut F, c: &mut F, t: F) {
+        (*a, *c) = self.on(*a, *c, |x, y| x + y, |x| t * x);
+    }
+
+    /// The butterfly on `(a, c)` in any representation with an addition
+    /// `add` and a product by the twiddle `by_t`: one statement of the
+    /// three forms for the element above and for the vector kernels,
+    /// which run it on registers of one, two or four elements.
+    #[inline(always)]
+    pub(crate) fn on<V: Copy>(
+        self,
+        a: V,
+        c: V,
+        add: impl Fn(V, V) -> V,
+        by_t: impl Fn(V) -> V,
+    ) -> (V, V) {
         match self {
             Butterfly::Forward => {
-                *a += t * *c;
-                *c += *a;
+                let a = add(a, by_t(c));
+                (a, add(c, a))
             }
             Butterfly::Backward => {
-                *c += *a;
-                *a += t * *c;
+                let c = add(c, a);
+                (add(a, by_t(c)), c)
             }
-            Butterfly::Cross => {
-                let old_c = *c;
-                *c += *a;
-                *a += t * old_c;
-            }
+            Butterfly::Cross => (add(a, by_t(c)), add(c, a)),
         }
     }
 }

@@ -63,21 +63,7 @@ pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
 /// One butterfly of `kind` on `(a, c)` with twiddle `t`.
 #[inline(always)]
 fn butterfly(a: &mut u128, c: &mut u128, t: u128, kind: Butterfly) {
-    match kind {
-        Butterfly::Forward => {
-            *a ^= mul(t, *c);
-            *c ^= *a;
-        }
-        Butterfly::Backward => {
-            *c ^= *a;
-            *a ^= mul(t, *c);
-        }
-        Butterfly::Cross => {
-            let old_c = *c;
-            *c ^= *a;
-            *a ^= mul(t, old_c);
-        }
-    }
+    (*a, *c) = kind.on(*a, *c, |x, y| x ^ y, |x| mul(t, x));
 }
 
 /// Butterflies between `lo` and `hi` with one twiddle.

@@ -233,9 +233,7 @@ pub(crate) fn dot(a: &[Gf2_128], b: &[Gf2_128]) -> u128 {
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse2")]
 fn karatsuba_accumulate(acc: &mut [__m128i; 3], a: __m128i, b: __m128i) {
-    // Low qword of v ^ swap(v) is v0 + v1.
-    let a_sum = _mm_xor_si128(a, _mm_shuffle_epi32::<0x4e>(a));
-    let b_sum = _mm_xor_si128(b, _mm_shuffle_epi32::<0x4e>(b));
+    let (a_sum, b_sum) = (halves_sum(a), halves_sum(b));
     acc[0] = _mm_xor_si128(acc[0], _mm_clmulepi64_si128::<0x00>(a, b));
     acc[1] = _mm_xor_si128(acc[1], _mm_clmulepi64_si128::<0x00>(a_sum, b_sum));
     acc[2] = _mm_xor_si128(acc[2], _mm_clmulepi64_si128::<0x11>(a, b));
@@ -288,18 +286,7 @@ pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind:
     // Karatsuba's saved multiply.
     let by_t = |v: __m128i| reduce(t.products(v));
     for (a, c) in pairs {
-        let (av, cv) = (to_vec(a.0), to_vec(c.0));
-        let (av, cv) = match kind {
-            Butterfly::Forward => {
-                let av = _mm_xor_si128(av, by_t(cv));
-                (av, _mm_xor_si128(cv, av))
-            }
-            Butterfly::Backward => {
-                let cv = _mm_xor_si128(cv, av);
-                (_mm_xor_si128(av, by_t(cv)), cv)
-            }
-            Butterfly::Cross => (_mm_xor_si128(av, by_t(cv)), _mm_xor_si128(cv, av)),
-        };
+        let (av, cv) = kind.on(to_vec(a.0), to_vec(c.0), |x, y| _mm_xor_si128(x, y), by_t);
         (a.0, c.0) = (to_u128(av), to_u128(cv));
     }
 }

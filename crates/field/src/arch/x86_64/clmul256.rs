@@ -230,29 +230,6 @@ pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
     clmul128::mul_assign(&mut x[whole..n], &y[whole..n]);
 }
 
-/// The butterfly `kind` on two pairs `(a, c)` at once; `by_t`
-/// multiplies by their twiddles.
-#[inline]
-#[target_feature(enable = "avx2,vpclmulqdq")]
-fn butterfly2(
-    a: __m256i,
-    c: __m256i,
-    by_t: impl Fn(__m256i) -> __m256i,
-    kind: Butterfly,
-) -> (__m256i, __m256i) {
-    match kind {
-        Butterfly::Forward => {
-            let a = xor(a, by_t(c));
-            (a, xor(c, a))
-        }
-        Butterfly::Backward => {
-            let c = xor(c, a);
-            (xor(a, by_t(c)), c)
-        }
-        Butterfly::Cross => (xor(a, by_t(c)), xor(c, a)),
-    }
-}
-
 /// Butterflies between `lo` and `hi` with one twiddle, two pairs at a
 /// time.
 #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse2")]
@@ -264,7 +241,7 @@ pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind:
         .chunks_exact_mut(2)
         .zip(hi[..whole].chunks_exact_mut(2))
     {
-        let (a, c) = butterfly2(load2(a2), load2(c2), |c| tv.mul(c), kind);
+        let (a, c) = kind.on(load2(a2), load2(c2), |x, y| xor(x, y), |c| tv.mul(c));
         store2(a2, a);
         store2(c2, c);
     }
@@ -301,7 +278,7 @@ pub(crate) fn butterfly_level(
         let a = _mm256_permute2x128_si256::<0x20>(x, y);
         let c = _mm256_permute2x128_si256::<0x31>(x, y);
         let t = load2(tw);
-        let (a, c) = butterfly2(a, c, |c| mul2(t, c), kind);
+        let (a, c) = kind.on(a, c, |x, y| xor(x, y), |c| mul2(t, c));
         store2(xs, _mm256_permute2x128_si256::<0x20>(a, c));
         store2(ys, _mm256_permute2x128_si256::<0x31>(a, c));
     }

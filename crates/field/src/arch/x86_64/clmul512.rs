@@ -221,29 +221,6 @@ pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
     clmul128::mul_assign(&mut x[whole..n], &y[whole..n]);
 }
 
-/// The butterfly `kind` on four pairs `(a, c)` at once; `by_t`
-/// multiplies by their twiddles.
-#[inline]
-#[target_feature(enable = "avx512f,vpclmulqdq")]
-fn butterfly4(
-    a: __m512i,
-    c: __m512i,
-    by_t: impl Fn(__m512i) -> __m512i,
-    kind: Butterfly,
-) -> (__m512i, __m512i) {
-    match kind {
-        Butterfly::Forward => {
-            let a = xor(a, by_t(c));
-            (a, xor(c, a))
-        }
-        Butterfly::Backward => {
-            let c = xor(c, a);
-            (xor(a, by_t(c)), c)
-        }
-        Butterfly::Cross => (xor(a, by_t(c)), xor(c, a)),
-    }
-}
-
 /// Butterflies between `lo` and `hi` with one twiddle, four pairs at a
 /// time.
 #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse2")]
@@ -255,7 +232,7 @@ pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind:
         .chunks_exact_mut(4)
         .zip(hi[..whole].chunks_exact_mut(4))
     {
-        let (a, c) = butterfly4(load4(a4), load4(c4), |c| tv.mul(c), kind);
+        let (a, c) = kind.on(load4(a4), load4(c4), |x, y| xor(x, y), |c| tv.mul(c));
         store4(a4, a);
         store4(c4, c);
     }
@@ -332,7 +309,7 @@ pub(crate) fn butterfly_level_small(
         };
         let a = pick2(x, lo_idx, y);
         let c = pick2(x, hi_idx, y);
-        let (a, c) = butterfly4(a, c, |c| mul4(t, c), kind);
+        let (a, c) = kind.on(a, c, |x, y| xor(x, y), |c| mul4(t, c));
         store4(xs, pick2(a, back_x, c));
         store4(ys, pick2(a, back_y, c));
     }
