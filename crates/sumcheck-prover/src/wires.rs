@@ -673,6 +673,9 @@ impl PairSlots {
     }
 }
 
+/// Wires coded between two checks of the table's size limit.
+const CODING_CHUNK: usize = 4096;
+
 /// Open-addressing table from values to their first-seen position.
 struct Dictionary<F> {
     table: Vec<F>,
@@ -693,12 +696,15 @@ impl<F: Field> Dictionary<F> {
         d.insert(F::ONE);
         index.clear();
         index.reserve(values.len());
-        for &v in values {
-            let i = d.insert(v);
+        // A chunk at a time, the limit checked after each: `extend` over a
+        // mapped slice writes the codes without storing the vector's
+        // length per wire. A chunk whose table passed the limit (and
+        // whose codes may have wrapped) is discarded with everything else.
+        for chunk in values.chunks(CODING_CHUNK) {
+            index.extend(chunk.iter().map(|&v| d.insert(v) as u16));
             if d.table.len() > limit {
                 return None;
             }
-            index.push(i as u16);
         }
         Some((d.table, index))
     }
