@@ -298,10 +298,10 @@ fn mul_assign_karatsuba(x: &mut [Gf2_128], y: &[Gf2_128]) {
 /// multiply traded for two shuffles) rather than the schoolbook one: on
 /// AMD cores, yes. There the carry-less multiplier is the scarce unit and
 /// shuffles run on other pipes (Zen 5: `mul_assign461` 1.268 → 1.100 µs,
-/// this path's one-thread v7/1 proof 0.97×); the AMD cores that take this path
-/// by default (Zen 1 and 2, without VPCLMULQDQ) multiply at half Zen 5's
-/// rate. On Intel cores before Ice Lake, the others that take it by
-/// default, multiplies and shuffles share port 5, where the second
+/// this path's one-thread v7/1 proof 0.97×; the AMD cores that take this
+/// path by default, Zen 1 and 2 without VPCLMULQDQ, were not measured). On
+/// Intel cores before Ice Lake, the others that take it by default,
+/// multiplies and shuffles share port 5, where the second
 /// shuffle is one micro-op more per product than the schoolbook form, so
 /// every other vendor keeps that. Asked once per process (`CPUID` traps to
 /// the hypervisor in a guest) and cached.
