@@ -296,7 +296,7 @@ fn mul_assign_karatsuba(x: &mut [Gf2_128], y: &[Gf2_128]) {
 
 /// Whether products whose operands both change take Karatsuba's form (a
 /// multiply traded for two shuffles) rather than the schoolbook one: on
-/// AMD cores, yes. There the carry-less multiplier is the scarce unit and
+/// AMD cores, yes. On Zen 5 the carry-less multiplier is the scarce unit and
 /// shuffles run on other pipes (Zen 5: `mul_assign461` 1.268 → 1.100 µs,
 /// this path's one-thread v7/1 proof 0.97×; the AMD cores that take this
 /// path by default, Zen 1 and 2 without VPCLMULQDQ, were not measured). On
