@@ -180,6 +180,13 @@ pub enum RequestSource {
 pub struct KernelInfo {
     /// GF(2^128) products, dot products, axpy and butterflies.
     pub gf2_128: Gf2Kernel,
+    /// Whether the 128-bit carry-less kernel multiplies by Karatsuba
+    /// where both operands of a product change (`mul_assign`): three
+    /// multiplies and two shuffles instead of four multiplies. Chosen by
+    /// the CPU's vendor on x86_64 (AMD and Hygon: yes); the PMULL kernels
+    /// always do; false with any other kernel (the wider x86 kernels keep
+    /// forms of their own).
+    pub gf2_karatsuba_both: bool,
     /// P-256 base-field products and additions.
     pub p256: P256Kernel,
     /// The ceiling that was asked for.
@@ -190,7 +197,11 @@ pub struct KernelInfo {
 
 impl fmt::Display for KernelInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GF(2^128) {}, P-256 {}; ", self.gf2_128, self.p256)?;
+        write!(f, "GF(2^128) {}", self.gf2_128)?;
+        if self.gf2_128 == Gf2Kernel::Clmul128 && self.gf2_karatsuba_both {
+            f.write_str(", Karatsuba where both operands change")?;
+        }
+        write!(f, ", P-256 {}; ", self.p256)?;
         match self.source {
             RequestSource::Default => write!(f, "{KERNELS_ENV} unset (auto)"),
             RequestSource::Env => write!(f, "{KERNELS_ENV}={}", self.request.name()),
@@ -222,8 +233,10 @@ fn resolve(request: KernelRequest, source: RequestSource) -> KernelInfo {
         KernelRequest::Auto => detect::p256(true),
         KernelRequest::No512 | KernelRequest::Only128 => detect::p256(false),
     };
+    let gf2_karatsuba_both = gf2_128 == Gf2Kernel::Clmul128 && detect::karatsuba_both();
     KernelInfo {
         gf2_128,
+        gf2_karatsuba_both,
         p256,
         request,
         source,
@@ -247,12 +260,19 @@ fn request_from_env() -> (KernelRequest, RequestSource) {
 
 // The hot paths ask for the selection once per product or slice, so it is
 // packed in one byte read with one relaxed load: bit 7 marks it resolved,
-// bits 0–1 hold the GF(2^128) kernel, bits 2–3 the P-256 kernel.
+// bits 0–1 hold the GF(2^128) kernel, bits 2–3 the P-256 kernel, bit 4
+// the 128-bit kernel's product form.
 
 const RESOLVED: u8 = 0x80;
+const KARATSUBA_BOTH: u8 = 0x10;
 
-const fn encode(gf2: Gf2Kernel, p256: P256Kernel) -> u8 {
-    RESOLVED | gf2 as u8 | (p256 as u8) << 2
+const fn encode(i: &KernelInfo) -> u8 {
+    let form = if i.gf2_karatsuba_both {
+        KARATSUBA_BOTH
+    } else {
+        0
+    };
+    RESOLVED | i.gf2_128 as u8 | (i.p256 as u8) << 2 | form
 }
 
 const fn gf2_of(bits: u8) -> Gf2Kernel {
@@ -280,6 +300,14 @@ const fn p256_of(bits: u8) -> P256Kernel {
 #[inline(always)]
 pub(crate) fn gf2() -> Gf2Kernel {
     gf2_of(cache::bits())
+}
+
+/// Whether the 128-bit carry-less `mul_assign` takes Karatsuba's form
+/// ([`KernelInfo::gf2_karatsuba_both`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn gf2_karatsuba_both() -> bool {
+    cache::bits() & KARATSUBA_BOTH != 0
 }
 
 /// The selected P-256 kernel (its instructions are present).
@@ -318,8 +346,7 @@ mod cache {
     #[cold]
     #[inline(never)]
     fn first_use() -> u8 {
-        let i = info();
-        let b = encode(i.gf2_128, i.p256);
+        let b = encode(&info());
         BITS.store(b, Ordering::Relaxed);
         b
     }
@@ -338,7 +365,13 @@ mod cache {
 
     #[inline(always)]
     pub(super) const fn bits() -> u8 {
-        encode(Gf2Kernel::Portable, P256Kernel::Portable)
+        encode(&KernelInfo {
+            gf2_128: Gf2Kernel::Portable,
+            gf2_karatsuba_both: false,
+            p256: P256Kernel::Portable,
+            request: KernelRequest::Soft,
+            source: RequestSource::Feature,
+        })
     }
 }
 
@@ -354,8 +387,7 @@ mod cache {
 
     #[inline(always)]
     pub(super) fn bits() -> u8 {
-        let i = info();
-        encode(i.gf2_128, i.p256)
+        encode(&info())
     }
 }
 
@@ -411,6 +443,34 @@ mod detect {
                 ))
             }
         }
+    }
+
+    /// Whether products whose operands both change should take
+    /// Karatsuba's form (a multiply traded for two shuffles) in the 128-bit
+    /// carry-less kernel: on AMD and Hygon (Zen) cores, yes. On Zen 5 the
+    /// carry-less multiplier is the scarce unit and shuffles run on other
+    /// pipes (`mul_assign461` 1.268 → 1.100 µs, the 128-bit path's
+    /// one-thread v7/1 proof 0.97×; the AMD cores that take this path by
+    /// default, Zen 1 and 2 without VPCLMULQDQ, were not measured). On
+    /// Intel cores before Ice Lake, the others that take it by default,
+    /// multiplies and shuffles share port 5, where the second shuffle is
+    /// one micro-op more per product than the schoolbook form, so every
+    /// other vendor keeps that. The PMULL kernels are Karatsuba throughout.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    pub(super) fn karatsuba_both() -> bool {
+        let r = core::arch::x86_64::__cpuid(0);
+        let mut vendor = [0u8; 12];
+        vendor[..4].copy_from_slice(&r.ebx.to_le_bytes());
+        vendor[4..8].copy_from_slice(&r.edx.to_le_bytes());
+        vendor[8..].copy_from_slice(&r.ecx.to_le_bytes());
+        &vendor == b"AuthenticAMD" || &vendor == b"HygonGenuine"
+    }
+
+    /// Without `std` nothing is detected at run time (schoolbook), and
+    /// aarch64's PMULL kernels are Karatsuba whatever this says.
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    pub(super) fn karatsuba_both() -> bool {
+        cfg!(target_arch = "aarch64")
     }
 
     /// The best P-256 kernel, the IFMA slices only if `wide` allows
@@ -471,8 +531,17 @@ mod tests {
                 P256Kernel::MulxAdx,
                 P256Kernel::MulxAdxIfma,
             ] {
-                let b = encode(g, p);
-                assert_eq!((gf2_of(b), p256_of(b)), (g, p));
+                for k in [false, true] {
+                    let b = encode(&KernelInfo {
+                        gf2_128: g,
+                        gf2_karatsuba_both: k,
+                        p256: p,
+                        request: KernelRequest::Auto,
+                        source: RequestSource::Default,
+                    });
+                    assert_eq!((gf2_of(b), p256_of(b)), (g, p));
+                    assert_eq!(b & KARATSUBA_BOTH != 0, k);
+                }
             }
         }
     }
@@ -511,5 +580,13 @@ mod tests {
         assert!(info.gf2_128.is_available());
         assert_eq!(gf2(), info.gf2_128);
         assert_eq!(p256(), info.p256);
+        assert_eq!(gf2_karatsuba_both(), info.gf2_karatsuba_both);
+        // The form is a property of the 128-bit kernel only, and there
+        // the CPU's (its vendor on x86_64).
+        if info.gf2_128 == Gf2Kernel::Clmul128 {
+            assert_eq!(info.gf2_karatsuba_both, detect::karatsuba_both(), "{info}");
+        } else {
+            assert!(!info.gf2_karatsuba_both, "{info}");
+        }
     }
 }

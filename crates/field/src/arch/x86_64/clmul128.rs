@@ -79,8 +79,8 @@ fn halves_sum(v: __m128i) -> __m128i {
 /// the CPUs that take this path by default, multiplies and shuffles share
 /// port 5 and the trade is even. Where both operands change (`mul_assign`)
 /// Karatsuba needs two shuffles per product, one more port-5 micro-op
-/// there, so that kernel chooses its form by vendor
-/// ([`both_operands_karatsuba`]).
+/// there, so that kernel takes the form the kernel selection chose for the
+/// CPU (see [`mul_assign`]).
 #[inline]
 #[target_feature(enable = "pclmulqdq,sse2")]
 fn product_karatsuba(a: __m128i, b: __m128i, a_halves: __m128i) -> [__m128i; 3] {
@@ -265,11 +265,13 @@ pub(crate) fn lincomb2(out: &mut [Gf2_128], a: u128, x: &[Gf2_128], b: u128, y: 
     }
 }
 
-/// `x_i ← x_i·y_i`, in the form this CPU's vendor multiplies faster
-/// (see [`both_operands_karatsuba`]).
+/// `x_i ← x_i·y_i`, in the form the kernel selection chose for this CPU
+/// (`KernelInfo::gf2_karatsuba_both`: Karatsuba on AMD cores, whose
+/// carry-less multiplier is the scarce unit; schoolbook elsewhere, where
+/// Karatsuba's second shuffle is one more port-5 micro-op).
 #[target_feature(enable = "pclmulqdq,sse2")]
 pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
-    if both_operands_karatsuba() {
+    if crate::arch::select::gf2_karatsuba_both() {
         mul_assign_karatsuba(x, y);
     } else {
         mul_assign_schoolbook(x, y);
@@ -284,53 +286,13 @@ fn mul_assign_schoolbook(x: &mut [Gf2_128], y: &[Gf2_128]) {
     }
 }
 
-/// `x_i ← x_i·y_i` by Karatsuba: three multiplies and two shuffles per
-/// product.
+/// `x_i ← x_i·y_i` by Karatsuba: each `x_i` taken as a [`Factor`] for one
+/// product, three multiplies and two shuffles.
 #[target_feature(enable = "pclmulqdq,sse2")]
 fn mul_assign_karatsuba(x: &mut [Gf2_128], y: &[Gf2_128]) {
     for (a, b) in x.iter_mut().zip(y) {
-        let av = to_vec(a.0);
-        a.0 = to_u128(reduce(product_karatsuba(av, to_vec(b.0), halves_sum(av))));
+        a.0 = Factor::new(a.0).mul(b.0);
     }
-}
-
-/// Whether products whose operands both change take Karatsuba's form (a
-/// multiply traded for two shuffles) rather than the schoolbook one: on
-/// AMD cores, yes. On Zen 5 the carry-less multiplier is the scarce unit and
-/// shuffles run on other pipes (Zen 5: `mul_assign461` 1.268 → 1.100 µs,
-/// this path's one-thread v7/1 proof 0.97×; the AMD cores that take this
-/// path by default, Zen 1 and 2 without VPCLMULQDQ, were not measured). On
-/// Intel cores before Ice Lake, the others that take it by default,
-/// multiplies and shuffles share port 5, where the second
-/// shuffle is one micro-op more per product than the schoolbook form, so
-/// every other vendor keeps that. Asked once per process (`CPUID` traps to
-/// the hypervisor in a guest) and cached.
-fn both_operands_karatsuba() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    const UNKNOWN: u8 = 0;
-    const NO: u8 = 1;
-    const YES: u8 = 2;
-    static CHOICE: AtomicU8 = AtomicU8::new(UNKNOWN);
-    match CHOICE.load(Ordering::Relaxed) {
-        NO => false,
-        YES => true,
-        _ => {
-            let yes = amd_vendor();
-            CHOICE.store(if yes { YES } else { NO }, Ordering::Relaxed);
-            yes
-        }
-    }
-}
-
-/// Whether `CPUID` names AMD (or Hygon, whose cores are AMD's Zen) as the
-/// vendor.
-fn amd_vendor() -> bool {
-    let r = core::arch::x86_64::__cpuid(0);
-    let mut vendor = [0u8; 12];
-    vendor[..4].copy_from_slice(&r.ebx.to_le_bytes());
-    vendor[4..8].copy_from_slice(&r.edx.to_le_bytes());
-    vendor[8..].copy_from_slice(&r.ecx.to_le_bytes());
-    &vendor == b"AuthenticAMD" || &vendor == b"HygonGenuine"
 }
 
 /// Butterflies between `lo` and `hi` with one twiddle.
@@ -366,6 +328,7 @@ pub(crate) fn butterfly_level(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use longfellow_test_rng::XorShift64;
 
     fn have() -> bool {
         std::arch::is_x86_feature_detected!("pclmulqdq")
@@ -374,18 +337,9 @@ mod tests {
     /// Operands with every bit pattern class: zero, all ones, single high
     /// and low bits, and pseudo-random ones.
     fn values(n: usize, seed: u64) -> Vec<Gf2_128> {
-        let mut s = seed;
+        let mut rng = XorShift64(seed);
         let mut v: Vec<Gf2_128> = (0..n)
-            .map(|_| {
-                let mut x = 0u128;
-                for _ in 0..2 {
-                    s = s
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    x = (x << 64) | u128::from(s);
-                }
-                Gf2_128::from_u128(x)
-            })
+            .map(|_| Gf2_128::from_u128(rng.next_u128()))
             .collect();
         for (i, e) in [0, u128::MAX, 1, 1 << 127, 1 << 63, 1 << 64]
             .into_iter()
@@ -396,7 +350,7 @@ mod tests {
         v
     }
 
-    /// Both forms of `mul_assign`, whichever this CPU's vendor selects,
+    /// Both forms of `mul_assign`, whichever the selection takes here,
     /// against the portable product.
     #[test]
     fn both_mul_assign_forms_match_the_portable_product() {
@@ -413,11 +367,5 @@ mod tests {
             unsafe { form(&mut got, &y) };
             assert_eq!(got, want);
         }
-    }
-
-    #[test]
-    fn the_vendor_choice_is_stable() {
-        assert_eq!(both_operands_karatsuba(), amd_vendor());
-        assert_eq!(both_operands_karatsuba(), both_operands_karatsuba());
     }
 }
