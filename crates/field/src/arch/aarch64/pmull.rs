@@ -118,27 +118,8 @@ pub(crate) fn mul_assign(x: &mut [Gf2_128], y: &[Gf2_128]) {
 #[inline]
 #[target_feature(enable = "neon,aes")]
 pub(crate) fn butterflies(lo: &mut [Gf2_128], hi: &mut [Gf2_128], t: u128, kind: Butterfly) {
-    let pairs = lo.iter_mut().zip(hi.iter_mut());
-    match kind {
-        Butterfly::Forward => {
-            for (a, c) in pairs {
-                a.0 ^= mul(t, c.0);
-                c.0 ^= a.0;
-            }
-        }
-        Butterfly::Backward => {
-            for (a, c) in pairs {
-                c.0 ^= a.0;
-                a.0 ^= mul(t, c.0);
-            }
-        }
-        Butterfly::Cross => {
-            for (a, c) in pairs {
-                let old_c = c.0;
-                c.0 ^= a.0;
-                a.0 ^= mul(t, old_c);
-            }
-        }
+    for (a, c) in lo.iter_mut().zip(hi.iter_mut()) {
+        (a.0, c.0) = kind.on(a.0, c.0, |x, y| x ^ y, |x| mul(t, x));
     }
 }
 
