@@ -232,3 +232,56 @@ fn report_names_the_canonical_circuit_and_the_threads_used() {
         "{out:?}"
     );
 }
+
+/// `--layers` lists every layer of both circuits once, in order, and the
+/// layer steps add up to no more than the sumcheck phase they run in.
+#[test]
+fn layers_lists_each_circuits_layers_within_its_sumcheck() {
+    longfellow_testvectors::require!();
+    let stdout = bench(&[
+        "--reference",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--threads",
+        "1",
+        "--layers",
+    ]);
+    let bytes = longfellow_testvectors::read(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
+    let pair = longfellow_circuit::load_pair(&bytes).expect("circuit pair");
+    let phase_ms = |name: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} row in {stdout}"));
+        // min, median, p95, cpu: one run, so the median is the run.
+        line.split_whitespace()
+            .nth(2)
+            .expect("median")
+            .parse()
+            .expect("ms")
+    };
+    for (circuit, layers) in [
+        ("hash", pair.hash.layers().len()),
+        ("sig", pair.sig.layers().len()),
+    ] {
+        let rows: Vec<Vec<&str>> = stdout
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|cells| cells.first() == Some(&circuit))
+            .collect();
+        assert_eq!(rows.len(), layers + 1, "{circuit}: {stdout}");
+        for (l, row) in rows[..layers].iter().enumerate() {
+            assert_eq!(row[1], l.to_string(), "{row:?}");
+        }
+        let all = &rows[layers];
+        assert_eq!(all[1], "all");
+        let total: f64 = all[5].parse().expect("total ms");
+        let sumcheck = phase_ms(&format!("sumcheck.{circuit}"));
+        assert!(
+            total > 0.5 * sumcheck && total <= sumcheck + 0.01,
+            "{circuit}: layers {total} ms in a {sumcheck} ms sumcheck"
+        );
+    }
+}

@@ -25,4 +25,5 @@
 mod prover;
 
 pub use longfellow_mdoc_witness::MdocError;
+pub use longfellow_zk_prover::LayerStep;
 pub use prover::{Phase, ProveError, Prover};

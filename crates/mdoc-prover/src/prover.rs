@@ -9,7 +9,7 @@ use longfellow_mdoc_witness::mac::{prover_keys_from_bytes, MacInputs, PROVER_KEY
 use longfellow_mdoc_witness::{MdocError, PrivateWitness, Witnesses};
 use longfellow_transcript::Transcript;
 use longfellow_zk::ZkError;
-use longfellow_zk_prover::{ProvePhase as ZkPhase, ZkProver};
+use longfellow_zk_prover::{LayerStep, ProvePhase as ZkPhase, ZkProver};
 use rand_core::{CryptoRng, CryptoRngCore, RngCore};
 
 /// Why no proof was produced.
@@ -54,13 +54,25 @@ pub enum Phase {
     Sumcheck,
     /// Constraint derivation and the Ligero proof.
     Ligero,
+    /// Within [`Phase::Sumcheck`]: a step on one of `circuit`'s layers (see
+    /// [`LayerStep`]), for timing the layers.
+    Layer {
+        /// The circuit being proven.
+        circuit: CircuitKind,
+        /// What begins.
+        step: LayerStep,
+    },
 }
 
-/// Forwards the zk layer's phases as this crate's.
-fn zk_phase(on_phase: &mut dyn FnMut(Phase)) -> impl FnMut(ZkPhase) + '_ {
+/// Forwards the zk layer's phases of `circuit`'s proof as this crate's.
+fn zk_phase(
+    on_phase: &mut (dyn FnMut(Phase) + Send),
+    circuit: CircuitKind,
+) -> impl FnMut(ZkPhase) + Send + '_ {
     move |p| {
         on_phase(match p {
             ZkPhase::Sumcheck => Phase::Sumcheck,
+            ZkPhase::Layer(step) => Phase::Layer { circuit, step },
             _ => Phase::Ligero,
         })
     }
@@ -145,7 +157,7 @@ impl<'a> Prover<'a> {
         request: &MdocRequest,
         mdoc: &[u8],
         rng: &mut R,
-        on_phase: &mut dyn FnMut(Phase),
+        on_phase: &mut (dyn FnMut(Phase) + Send),
     ) -> Result<Vec<u8>, ProveError> {
         longfellow_par::with_workers_polling(|| {
             self.prove_lent(request, mdoc, &mut Lent(rng), on_phase)
@@ -163,7 +175,7 @@ impl<'a> Prover<'a> {
         request: &MdocRequest,
         mdoc: &[u8],
         rng: &mut dyn CryptoRngCore,
-        on_phase: &mut dyn FnMut(Phase),
+        on_phase: &mut (dyn FnMut(Phase) + Send),
     ) -> Result<Vec<u8>, ProveError> {
         on_phase(Phase::Witness);
         let mut ap_bytes = [0u8; PROVER_KEY_BYTES];
@@ -223,11 +235,21 @@ impl<'a> Prover<'a> {
 
         let hash = self
             .hash
-            .prove_owned_observed(hash_commit, hash_inputs, &mut t, &mut zk_phase(on_phase))
+            .prove_owned_observed(
+                hash_commit,
+                hash_inputs,
+                &mut t,
+                &mut zk_phase(on_phase, CircuitKind::Hash),
+            )
             .map_err(zk(CircuitKind::Hash))?;
         let sig = self
             .sig
-            .prove_owned_observed(sig_commit, sig_inputs, &mut t, &mut zk_phase(on_phase))
+            .prove_owned_observed(
+                sig_commit,
+                sig_inputs,
+                &mut t,
+                &mut zk_phase(on_phase, CircuitKind::Signature),
+            )
             .map_err(zk(CircuitKind::Signature))?;
         Ok(MdocProof { macs, hash, sig }.to_bytes())
     }

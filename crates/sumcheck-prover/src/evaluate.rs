@@ -8,6 +8,7 @@ use longfellow_field::Field;
 use longfellow_par as par;
 use longfellow_sumcheck::{check_shape, LayeredCircuit, SumcheckError, Term};
 
+use crate::step::LayerStep;
 use crate::stream_bind::parallel_min_terms;
 use crate::wires::{Tuning, WireArray};
 
@@ -60,12 +61,32 @@ pub fn evaluate_streaming_owned<F: Field, C: LayeredCircuit<F>>(
     evaluate_streaming_tuned(circuit, inputs, &Tuning::default())
 }
 
+/// [`evaluate_streaming_owned`], calling `on_step` as each layer's
+/// evaluation begins and once when all are done, so that a caller can time
+/// the layers; the values are the same.
+pub fn evaluate_streaming_observed<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    inputs: Vec<F>,
+    on_step: &mut (dyn FnMut(LayerStep) + Send),
+) -> Result<Evaluation<F>, SumcheckError> {
+    evaluate_with(circuit, inputs, &Tuning::default(), on_step)
+}
+
 /// [`evaluate_streaming`] with explicit storage thresholds (for tests).
 #[doc(hidden)]
 pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     circuit: &C,
     inputs: Vec<F>,
     tuning: &Tuning,
+) -> Result<Evaluation<F>, SumcheckError> {
+    evaluate_with(circuit, inputs, tuning, &mut |_| {})
+}
+
+fn evaluate_with<F: Field, C: LayeredCircuit<F>>(
+    circuit: &C,
+    inputs: Vec<F>,
+    tuning: &Tuning,
+    on_step: &mut (dyn FnMut(LayerStep) + Send),
 ) -> Result<Evaluation<F>, SumcheckError> {
     check_shape(circuit)?;
     if inputs.len() != circuit.num_inputs() {
@@ -79,6 +100,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
     let mut wires: Vec<WireArray<F>> = vec![WireArray::Dense(Vec::new()); nl];
     let mut current = inputs;
     for l in (0..nl).rev() {
+        on_step(LayerStep::Evaluate(l));
         // The layer's inputs wait, stored compactly, until its sumcheck;
         // their coding (a read-only pass) runs beside the evaluation.
         // Both results are allocated here, on the thread that keeps them,
@@ -97,6 +119,7 @@ pub fn evaluate_streaming_tuned<F: Field, C: LayeredCircuit<F>>(
         evaluated?;
         wires[l] = WireArray::with_coding(core::mem::replace(&mut current, out), coding);
     }
+    on_step(LayerStep::Evaluated);
     Ok(Evaluation {
         wires,
         outputs: current,

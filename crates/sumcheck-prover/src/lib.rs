@@ -25,19 +25,23 @@ mod quad;
 #[cfg(feature = "reference")]
 pub mod reference;
 mod rounds;
+mod step;
 mod stream_bind;
 mod wires;
 
 pub use dense::{bind_in_place, bind_into, round_coefficients};
 #[doc(hidden)]
 pub use evaluate::evaluate_streaming_tuned;
-pub use evaluate::{evaluate_streaming, evaluate_streaming_owned, Evaluation};
+pub use evaluate::{
+    evaluate_streaming, evaluate_streaming_observed, evaluate_streaming_owned, Evaluation,
+};
 pub use longfellow_par::Scatter;
 pub use pad::sample_pad;
 #[doc(hidden)]
 pub use prover::{bound_layer_form, prove_streaming_tuned};
-pub use prover::{prove_streaming, ProverOutput};
+pub use prover::{prove_streaming, prove_streaming_observed, ProverOutput};
 pub use quad::HQuad;
 #[doc(hidden)]
 pub use rounds::{layer_round_values, RoundStrategy};
+pub use step::LayerStep;
 pub use wires::Tuning;

@@ -12,6 +12,7 @@ use crate::eq_weights::{form_bytes, small_table, EqWeights, FreedRoom};
 use crate::evaluate::Evaluation;
 use crate::quad::HQuad;
 use crate::rounds::LayerRounds;
+use crate::step::LayerStep;
 use crate::stream_bind::bind_g_streaming;
 use crate::wires::{Tuning, WireArray};
 
@@ -39,6 +40,19 @@ pub fn prove_streaming<F: Field, C: LayeredCircuit<F> + ?Sized>(
     prove_streaming_tuned(circuit, eval, pad, transcript, &Tuning::default())
 }
 
+/// [`prove_streaming`], calling `on_step` as each layer's output binding
+/// and rounds begin, so that a caller can time the layers; the proof is
+/// the same.
+pub fn prove_streaming_observed<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    eval: Evaluation<F>,
+    pad: &Pad<F>,
+    transcript: &mut Transcript,
+    on_step: &mut (dyn FnMut(LayerStep) + Send),
+) -> Result<ProverOutput<F>, SumcheckError> {
+    prove_streaming_with(circuit, eval, pad, transcript, &Tuning::default(), on_step)
+}
+
 /// [`prove_streaming`] with explicit thresholds (for tests).
 #[doc(hidden)]
 pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
@@ -48,6 +62,17 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
     transcript: &mut Transcript,
     tuning: &Tuning,
 ) -> Result<ProverOutput<F>, SumcheckError> {
+    prove_streaming_with(circuit, eval, pad, transcript, tuning, &mut |_| {})
+}
+
+fn prove_streaming_with<F: Field, C: LayeredCircuit<F> + ?Sized>(
+    circuit: &C,
+    eval: Evaluation<F>,
+    pad: &Pad<F>,
+    transcript: &mut Transcript,
+    tuning: &Tuning,
+    on_step: &mut (dyn FnMut(LayerStep) + Send),
+) -> Result<ProverOutput<F>, SumcheckError> {
     check_shape(circuit)?;
     prove_layers(
         circuit,
@@ -56,6 +81,7 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
         pad,
         transcript,
         tuning,
+        on_step,
     )
 }
 
@@ -64,6 +90,7 @@ pub fn prove_streaming_tuned<F: Field, C: LayeredCircuit<F> + ?Sized>(
 /// the output point (called for layers 0, 1, …), then per round and hand
 /// asks [`LayerRounds`] (the strategy seam, see [`crate::rounds`]) for the
 /// round polynomial, subtracts the pad, writes it and binds the challenge.
+/// `on_step` hears where each layer's binding and rounds begin.
 pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     shape: &C,
     mut bind_g: impl FnMut(usize, &EqWeights<F>, F, &mut HQuad<F>) -> Result<(), SumcheckError>,
@@ -71,6 +98,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     pad: &Pad<F>,
     transcript: &mut Transcript,
     tuning: &Tuning,
+    on_step: &mut (dyn FnMut(LayerStep) + Send),
 ) -> Result<ProverOutput<F>, SumcheckError> {
     let nl = shape.num_layers();
     let ev = eval.get();
@@ -105,6 +133,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
     let mut freed = FreedRoom::new();
 
     for l in 0..nl {
+        on_step(LayerStep::BindOutputs(l));
         let logw = shape.layer_logw(l);
         let alpha: F = transcript.challenge_element();
         let beta: F = transcript.challenge_element();
@@ -122,6 +151,7 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         let mut claim = claims[0] + alpha * claims[1];
         let lpad = &pad.0.layers[l];
 
+        on_step(LayerStep::Rounds(l));
         let (wires, wire_bytes) = eval.take_wires(l);
         layer.begin(logw, wires);
         let mut new_bindings = [Vec::with_capacity(logw), Vec::with_capacity(logw)];

@@ -13,4 +13,5 @@
 
 mod prover;
 
+pub use longfellow_sumcheck_prover::LayerStep;
 pub use prover::{prove, ProvePhase, ZkCommitment, ZkProver};

@@ -11,7 +11,9 @@ use longfellow_sumcheck::{
     write_statement, Pad,
 };
 use longfellow_sumcheck_prover::sample_pad;
-use longfellow_sumcheck_prover::{evaluate_streaming_owned, prove_streaming};
+use longfellow_sumcheck_prover::{
+    evaluate_streaming_observed, prove_streaming_observed, LayerStep,
+};
 use longfellow_transcript::Transcript;
 use rand_core::RngCore;
 
@@ -26,6 +28,10 @@ pub enum ProvePhase {
     /// Deriving the constraints from the sumcheck transcript and the
     /// Ligero proof.
     Ligero,
+    /// Within [`ProvePhase::Sumcheck`]: a step on one layer (or the end of
+    /// the evaluation), for timing the layers. Until the step that ends
+    /// the evaluation, the statement is hashed beside it.
+    Layer(LayerStep),
 }
 
 /// A circuit checked for proving with fixed Ligero parameters.
@@ -117,7 +123,7 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         commit: ZkCommitment<F>,
         inputs: &[F],
         transcript: &mut Transcript,
-        on_phase: &mut dyn FnMut(ProvePhase),
+        on_phase: &mut (dyn FnMut(ProvePhase) + Send),
     ) -> Result<ZkProof<F>, ZkError> {
         self.prove_owned_observed(commit, inputs.to_vec(), transcript, on_phase)
     }
@@ -130,7 +136,7 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         commit: ZkCommitment<F>,
         inputs: Vec<F>,
         transcript: &mut Transcript,
-        on_phase: &mut dyn FnMut(ProvePhase),
+        on_phase: &mut (dyn FnMut(ProvePhase) + Send),
     ) -> Result<ZkProof<F>, ZkError> {
         on_phase(ProvePhase::Sumcheck);
         let c = self.circuit;
@@ -148,13 +154,14 @@ impl<'a, F: RsField> ZkProver<'a, F> {
         // and evaluation does not read the transcript: a second thread
         // hashes while the first evaluates. Evaluation stays on the
         // calling thread, whose malloc arena then keeps the wires.
+        let mut on_step = |s| on_phase(ProvePhase::Layer(s));
         let (eval, ()) = par::join(
-            || evaluate_streaming_owned(c, inputs),
+            || evaluate_streaming_observed(c, inputs, &mut on_step),
             || write_statement(transcript, c, &public),
         );
         let eval = eval?;
         let mut ts = transcript.clone();
-        let out = prove_streaming(c, eval, &commit.pad, &mut ts)?;
+        let out = prove_streaming_observed(c, eval, &commit.pad, &mut ts, &mut on_step)?;
         on_phase(ProvePhase::Ligero);
         let cons =
             constraints_with_bound_quads(c, &public, &out.proof, &out.bound_quads, transcript)?;

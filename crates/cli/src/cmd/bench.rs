@@ -10,6 +10,7 @@
 
 mod clock;
 mod inputs;
+mod layers;
 mod plot;
 mod report;
 
@@ -24,6 +25,7 @@ use longfellow_random::MdocLcg;
 
 use self::clock::{minor_faults, peak_rss_kib, Stamp};
 use self::inputs::Inputs;
+use self::layers::{LayerClock, LayerTimes};
 use self::report::{phase, phase_summary, Run, PHASES};
 use super::demo::{circuit_dirs, find_circuit};
 use super::CliError;
@@ -75,6 +77,10 @@ pub struct BenchArgs {
     /// reference proof with --reference, else a fresh untimed proof).
     #[arg(long, value_name = "FILE")]
     proof: Option<PathBuf>,
+    /// Also time each layer's evaluation, output binding and rounds, per
+    /// circuit (wall medians, printed after the phases).
+    #[arg(long, conflicts_with = "only")]
+    layers: bool,
 }
 
 /// A role of `--only`.
@@ -129,7 +135,15 @@ fn spec_of(pair: &CircuitPair) -> Result<ZkSpec, CliError> {
 /// signature circuit, so the first of each phase is the hash circuit's and
 /// the second the signature circuit's; their times also go to the
 /// `sumcheck.hash` … `ligero.sig` rows.
-fn timed_prove(prover: &Prover, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8>, CliError> {
+///
+/// With `layers`, the layer steps inside the sumchecks are timed there too
+/// (they do not end a phase).
+fn timed_prove(
+    prover: &Prover,
+    inputs: &Inputs,
+    run: &mut Run,
+    mut layers: Option<&mut LayerClock>,
+) -> Result<Vec<u8>, CliError> {
     let start = Stamp::now();
     let mut stamp = start;
     let mut current = (phase("witness"), None);
@@ -140,6 +154,12 @@ fn timed_prove(prover: &Prover, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8
             &inputs.mdoc,
             &mut MdocLcg::new(42),
             &mut |p| {
+                if let Some(clock) = layers.as_deref_mut() {
+                    clock.on(p);
+                }
+                if matches!(p, Phase::Layer { .. }) {
+                    return;
+                }
                 let (span, now) = stamp.lap();
                 charge(run, current, span);
                 stamp = now;
@@ -173,7 +193,12 @@ fn charge(run: &mut Run, (total, part): (usize, Option<usize>), span: clock::Spa
 }
 
 /// One full run: load, setup, prove, verify. Returns the proof.
-fn one_run(path: &Path, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8>, CliError> {
+fn one_run(
+    path: &Path,
+    inputs: &Inputs,
+    run: &mut Run,
+    layers: Option<&mut LayerClock>,
+) -> Result<Vec<u8>, CliError> {
     let t = Stamp::now();
     let pair = load(path)?;
     let (span, t) = t.lap();
@@ -181,7 +206,7 @@ fn one_run(path: &Path, inputs: &Inputs, run: &mut Run) -> Result<Vec<u8>, CliEr
     let prover = Prover::new(&pair).map_err(err)?;
     let verifier = Verifier::new(&pair).map_err(err)?;
     run[phase("setup")] = t.lap().0;
-    let proof = timed_prove(&prover, inputs, run)?;
+    let proof = timed_prove(&prover, inputs, run, layers)?;
     let t = Stamp::now();
     verifier.verify(&inputs.request, &proof).map_err(err)?;
     run[phase("verify")] = t.lap().0;
@@ -305,6 +330,7 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
     let inputs = inputs(args, path, &spec)?;
     let total = args.warmup + args.runs;
     let mut runs: Vec<Run> = Vec::new();
+    let mut layer_runs: Vec<LayerTimes> = Vec::new();
     let mut proof = Vec::new();
     for i in 0..total {
         if progress {
@@ -312,9 +338,11 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
             eprint!("\r\x1b[Kbench: {what} {}/{total}", i + 1);
         }
         let mut run = Run::default();
-        proof = one_run(path, &inputs, &mut run)?;
+        let mut clock = args.layers.then(LayerClock::default);
+        proof = one_run(path, &inputs, &mut run, clock.as_mut())?;
         if i >= args.warmup {
             runs.push(run);
+            layer_runs.extend(clock.map(LayerClock::finish));
         }
     }
     if progress {
@@ -334,6 +362,9 @@ fn bench(args: &BenchArgs, path: &Path) -> Result<(), CliError> {
         peak_rss_kib: peak_rss_kib(),
     };
     print_table(&ctx, &runs, reference);
+    if args.layers {
+        print!("{}", layers::table(&layer_runs));
+    }
     if let Some(p) = &args.csv {
         std::fs::write(p, report::csv(&runs)).map_err(|e| err(format!("{}: {e}", p.display())))?;
     }

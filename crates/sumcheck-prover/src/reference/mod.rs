@@ -130,6 +130,7 @@ impl<F: Field> Prover<F> {
             pad,
             transcript,
             &Tuning::default(),
+            &mut |_| {},
         )
     }
 }

@@ -6,6 +6,7 @@ mod algebra;
 mod bind_vectors;
 mod common;
 mod isrg_one_circuit;
+mod observed_steps;
 mod random_circuits;
 mod spans;
 mod strategies;
