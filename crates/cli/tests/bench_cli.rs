@@ -20,6 +20,17 @@ const PHASES: [&str; 12] = [
     "verify",
 ];
 
+/// One timed run on one thread, checked against the stored reference proof.
+const ONE_RUN: [&str; 7] = [
+    "--reference",
+    "--runs",
+    "1",
+    "--warmup",
+    "0",
+    "--threads",
+    "1",
+];
+
 fn circuit() -> String {
     longfellow_testvectors::path(&format!("google/mdoc/circuits/{V7_1}.lfa2"))
         .display()
@@ -65,19 +76,13 @@ fn one_run_writes_csv_and_json_with_every_phase() {
         dir.path().join("results.csv"),
         dir.path().join("summary.json"),
     );
-    let stdout = bench(&[
-        "--reference",
-        "--runs",
-        "1",
-        "--warmup",
-        "0",
-        "--threads",
-        "1",
+    let outputs = [
         "--csv",
         csv.to_str().expect("utf-8 path"),
         "--json",
         json.to_str().expect("utf-8 path"),
-    ]);
+    ];
+    let stdout = bench(&[&ONE_RUN[..], &outputs].concat());
     assert!(stdout.contains("matches the stored proof"), "{stdout}");
 
     let csv = std::fs::read_to_string(&csv).expect("csv written");
@@ -238,16 +243,7 @@ fn report_names_the_canonical_circuit_and_the_threads_used() {
 #[test]
 fn layers_lists_each_circuits_layers_within_its_sumcheck() {
     longfellow_testvectors::require!();
-    let stdout = bench(&[
-        "--reference",
-        "--runs",
-        "1",
-        "--warmup",
-        "0",
-        "--threads",
-        "1",
-        "--layers",
-    ]);
+    let stdout = bench(&[&ONE_RUN[..], &["--layers"]].concat());
     let bytes = longfellow_testvectors::read(&format!("google/mdoc/circuits/{V7_1}.lfa2"));
     let pair = longfellow_circuit::load_pair(&bytes).expect("circuit pair");
     let phase_ms = |name: &str| -> f64 {

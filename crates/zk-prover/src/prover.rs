@@ -29,8 +29,9 @@ pub enum ProvePhase {
     /// Ligero proof.
     Ligero,
     /// Within [`ProvePhase::Sumcheck`]: a step on one layer (or the end of
-    /// the evaluation), for timing the layers. Until the step that ends
-    /// the evaluation, the statement is hashed beside it.
+    /// the evaluation), for timing the layers. The statement is hashed
+    /// beside the evaluation on several threads, and on one between
+    /// [`LayerStep::Evaluated`] and the first layer's binding.
     Layer(LayerStep),
 }
 
