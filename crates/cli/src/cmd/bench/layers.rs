@@ -90,7 +90,7 @@ pub fn table(runs: &[LayerTimes]) -> String {
             continue;
         }
         out += &format!(
-            "{:<6} {:>5} {:>10} {:>10} {:>10} {:>10}\n",
+            "{:<7} {:>5} {:>10} {:>10} {:>10} {:>10}\n",
             "circuit", "layer", "evaluate", "bind", "rounds", "total"
         );
         let mut sums = [0.0f64; 3];
@@ -100,7 +100,7 @@ pub fn table(runs: &[LayerTimes]) -> String {
                 *s += p;
             }
             out += &format!(
-                "{name:<6} {l:>5} {:>10.2} {:>10.2} {:>10.2} {:>10.2}\n",
+                "{name:<7} {l:>5} {:>10.2} {:>10.2} {:>10.2} {:>10.2}\n",
                 parts[0],
                 parts[1],
                 parts[2],
@@ -108,7 +108,7 @@ pub fn table(runs: &[LayerTimes]) -> String {
             );
         }
         out += &format!(
-            "{name:<6} {:>5} {:>10.2} {:>10.2} {:>10.2} {:>10.2}\n",
+            "{name:<7} {:>5} {:>10.2} {:>10.2} {:>10.2} {:>10.2}\n",
             "all",
             sums[0],
             sums[1],
