@@ -36,13 +36,20 @@ fi
 
 # --- build both ABI variants once ------------------------------------------
 step() { echo; echo "== capi: $*"; }
+# Both through the capi crate's `abi` test with the workspace's feature set
+# (`--workspace`, test mode), so after `cargo test --workspace` the Google
+# build is already fresh and the Multipaz one recompiles this crate alone;
+# `cargo build -p longfellow-capi` resolves features for this crate and
+# recompiled the 51 crates under it (about 70 s on two Zen 3 cores).
+# Either build leaves the library in target/debug/deps.
+capi_build() { cargo test -q --workspace --no-run --test abi "$@"; }
 step "cargo build (Google ABI)"
-cargo build -q -p longfellow-capi
-cp target/debug/libmdoc_zk.so target/debug/libmdoc_zk.a "$OUT/google/"
+capi_build
+cp target/debug/deps/libmdoc_zk.so target/debug/deps/libmdoc_zk.a "$OUT/google/"
 step "cargo build (Multipaz ABI, feature multipaz)"
-cargo build -q -p longfellow-capi --features multipaz
+capi_build --features longfellow-capi/multipaz
 # Multipaz loads the library by the name `zkp`.
-cp target/debug/libmdoc_zk.so "$OUT/multipaz/libzkp.so"
+cp target/debug/deps/libmdoc_zk.so "$OUT/multipaz/libzkp.so"
 
 # --- C ------------------------------------------------------------------------
 step "C: static and shared library"
