@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Bounded fuzz smoke over EVERY target in fuzz/ (CI budget: about four
-# minutes on two cores including the build; SMOKE_SECONDS per target).
+# Bounded fuzz smoke over EVERY target in fuzz/ (SMOKE_SECONDS per target,
+# FUZZ_JOBS targets at once; CI: about a minute on two cores, reusing the
+# test run's binaries).
 #
 #   .ci/fuzz.sh                        # every target, the CI smoke
 #   SMOKE_SECONDS=120 .ci/fuzz.sh lfc2 # a longer session of some targets
 #   FUZZ_ENGINE=stable .ci/fuzz.sh     # force the stable harness
+#   FUZZ_JOBS=1 .ci/fuzz.sh            # one target at a time
 #
 # Engines, best first (FUZZ_ENGINE=cargo-fuzz|libfuzzer|stable forces one):
 #   cargo-fuzz  `cargo +nightly fuzz run` (AddressSanitizer), when nightly and
