@@ -27,6 +27,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# FUZZ_BINDIR (relative to the repository root): binaries a test run built,
+# used as they are — the stable targets and the seed generator below.
+prebuilt=
+if [ -n "${FUZZ_BINDIR:-}" ]; then
+  prebuilt=$(cd "$FUZZ_BINDIR" 2>/dev/null && pwd) || {
+    echo "== FUZZ_BINDIR=$FUZZ_BINDIR is not a directory" >&2
+    exit 1
+  }
+fi
 secs="${SMOKE_SECONDS:-5}"
 vectors="${LONGFELLOW_VECTORS:-$(cd .. && pwd)/shared/vectors}"
 export LONGFELLOW_VECTORS="$vectors"
@@ -97,12 +106,9 @@ fi
 # features for the issuer crate alone and recompiled its tree (about 60 s on
 # two Zen 3 cores) for a program that runs in milliseconds.
 if [[ " ${targets[*]} " == *" mdoc_"* ]] && [ -z "${NO_ISSUER_SEEDS:-}" ]; then
-  seeds_bin=
-  if [ -n "${FUZZ_BINDIR:-}" ]; then
-    seeds_bin=$(cd "$root" && cd "$FUZZ_BINDIR" && pwd)/examples/fuzz_seeds
-  fi
-  if [ -n "$seeds_bin" ] && [ -x "$seeds_bin" ]; then
-    (cd "$root" && "$seeds_bin" fuzz/corpus/mdoc_device_response "${ISSUER_SEEDS:-16}")
+  if [ -n "$prebuilt" ] && [ -x "$prebuilt/examples/fuzz_seeds" ]; then
+    (cd "$root" && "$prebuilt/examples/fuzz_seeds" fuzz/corpus/mdoc_device_response \
+      "${ISSUER_SEEDS:-16}")
   else
     (cd "$root" && cargo run -q -p longfellow-mdoc-issuer --example fuzz_seeds -- \
       fuzz/corpus/mdoc_device_response "${ISSUER_SEEDS:-16}")
@@ -164,8 +170,8 @@ if [ "$engine" = stable ]; then
   # `cargo test --workspace` builds (workspace dev profile: optimised, with
   # overflow checks and debug assertions on). FUZZ_BINDIR reuses them as
   # they are (CI: target/debug, after the test run); otherwise build them.
-  if [ -n "${FUZZ_BINDIR:-}" ]; then
-    bindir=$(cd "$root" && cd "$FUZZ_BINDIR" && pwd)
+  if [ -n "$prebuilt" ]; then
+    bindir=$prebuilt
   else
     (cd "$root" && cargo build -p longfellow-fuzz --bins)
     bindir="$root/target/debug"
@@ -174,9 +180,11 @@ fi
 echo "== engine: $engine"
 
 # --- runs --------------------------------------------------------------------
-# Each target is one single-threaded process, so FUZZ_JOBS of them (default:
-# one per CPU) run at once; each one's lines are printed together, in the
-# order of the list once all have ended.
+# FUZZ_JOBS targets (default: one per CPU) run at once, each one's lines
+# printed together, in the order of the list, once all have ended. The
+# targets that prove or verify run on rayon's pool, so with more than one
+# job each process gets one thread (RAYON_NUM_THREADS) instead of all
+# of them competing for every core.
 run_target() {
   local t=$1 time=$secs len=65536 rss=512 timeout=10 status
   # -max_len: each target's real inputs (the LFA2 archive unpacks to 1.6 MB,
@@ -216,11 +224,12 @@ run_target() {
     echo "== no binary $bindir/$t (build the fuzz crate)"
     status=1
   else
-    "$bindir/$t" "corpus/$t" "${flags[@]}" 2>&1 && status=0 || status=$?
+    "$bindir/$t" "corpus/$t" "${flags[@]}" && status=0 || status=$?
   fi
   return "$status"
 }
 jobs_max="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+if [ "$jobs_max" -gt 1 ]; then export RAYON_NUM_THREADS="${RAYON_NUM_THREADS:-1}"; fi
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 ran=()
