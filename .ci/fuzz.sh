@@ -36,6 +36,13 @@ if [ -n "${FUZZ_BINDIR:-}" ]; then
     exit 1
   }
 fi
+jobs_max="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+# The run loop's wait needs a bound of at least one: with 0 it would wait
+# for a free slot forever, and a non-number would fail each comparison.
+if ! [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]]; then
+  echo "== FUZZ_JOBS=$jobs_max is not a positive whole number" >&2
+  exit 1
+fi
 secs="${SMOKE_SECONDS:-5}"
 vectors="${LONGFELLOW_VECTORS:-$(cd .. && pwd)/shared/vectors}"
 export LONGFELLOW_VECTORS="$vectors"
@@ -228,7 +235,6 @@ run_target() {
   fi
   return "$status"
 }
-jobs_max="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
 if [ "$jobs_max" -gt 1 ]; then export RAYON_NUM_THREADS="${RAYON_NUM_THREADS:-1}"; fi
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
