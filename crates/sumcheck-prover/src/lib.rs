@@ -19,6 +19,7 @@ mod dense;
 mod eq_weights;
 mod evaluate;
 mod group_sums;
+mod linear;
 mod pad;
 mod prover;
 mod quad;

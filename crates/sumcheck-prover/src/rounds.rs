@@ -33,6 +33,7 @@ use longfellow_par::{self as par, Scatter};
 use longfellow_sumcheck::SumcheckError;
 
 use crate::dense::{bind_in_place, bind_into, round_coefficients};
+use crate::linear::LinearPart;
 use crate::quad::HQuad;
 use crate::wires::{with_wires, Pairing, Tuning, WireArray};
 
@@ -80,8 +81,11 @@ pub(crate) struct LayerRounds<F> {
     strategy: RoundStrategy,
     tuning: Tuning,
     logw: usize,
-    /// The layer's form, bound at the output point, then at each challenge.
+    /// The layer's form, bound at the output point, then at each challenge;
+    /// from [`LayerRounds::begin`] on without its entries on hand 0's wire 0.
     pub(crate) quad: HQuad<F>,
+    /// The form's entries on hand 0's wire 0 (see [`LinearPart`]).
+    linear: Option<LinearPart<F>>,
     /// Each hand's current (partially bound) wires.
     w: [WireArray<F>; 2],
     /// Dense strategy: the form contracted against the other hand's wires.
@@ -105,6 +109,7 @@ impl<F: Field> LayerRounds<F> {
             tuning: *tuning,
             logw: 0,
             quad: HQuad::new(),
+            linear: None,
             w: [WireArray::Dense(Vec::new()), WireArray::Dense(Vec::new())],
             qw: Vec::new(),
             tmp: Vec::new(),
@@ -120,8 +125,10 @@ impl<F: Field> LayerRounds<F> {
 
     /// Starts a layer with `logw` rounds per hand: `self.quad` already
     /// holds the form bound at the output point; `wires` are the layer's
-    /// stored (possibly table-coded) inputs.
-    pub(crate) fn begin(&mut self, logw: usize, wires: WireArray<F>) {
+    /// stored (possibly table-coded) inputs. The form's entries on hand 0's
+    /// wire 0 move to a [`LinearPart`] if `linear_storage` holds their
+    /// values (see [`LinearPart::extract`]).
+    pub(crate) fn begin(&mut self, logw: usize, wires: WireArray<F>, linear_storage: Vec<F>) {
         self.logw = logw;
         self.pending = None;
         self.pairing = None;
@@ -129,6 +136,11 @@ impl<F: Field> LayerRounds<F> {
         // hand 0 reads them until its first binding writes hand 0's own,
         // half-size array.
         self.w = [WireArray::Dense(Vec::new()), wires];
+        self.linear = None;
+        if logw > 0 {
+            let (quad, storage) = (&mut self.quad, linear_storage);
+            self.linear = with_wires!(&self.w[1], |w1| LinearPart::extract(quad, w1, storage));
+        }
         if logw == 0 {
             // No round binds either hand: both keep the (single) wire.
             self.w[0] = self.w[1].clone();
@@ -146,6 +158,27 @@ impl<F: Field> LayerRounds<F> {
 
     /// The coefficients `(a0, a2)` of half-round `(round, hand)`.
     pub(crate) fn coefficients(
+        &mut self,
+        layer: usize,
+        round: usize,
+        hand: usize,
+    ) -> Result<(F, F), SumcheckError> {
+        let (a0, a2) = self.form_coefficients(layer, round, hand)?;
+        let Some(linear) = &self.linear else {
+            return Ok((a0, a2));
+        };
+        // Hand 0's wires: in round 0 hand 0 still reads the stored ones.
+        let w0 = if round == 0 && hand == 0 {
+            &self.w[1]
+        } else {
+            &self.w[0]
+        };
+        let (b0, b2) = with_wires!(w0, |w| linear.coefficients(hand, w));
+        Ok((a0 + b0, a2 + b2))
+    }
+
+    /// [`Self::coefficients`] of the form without its linear part.
+    fn form_coefficients(
         &mut self,
         layer: usize,
         round: usize,
@@ -186,6 +219,9 @@ impl<F: Field> LayerRounds<F> {
         } else {
             self.bind_hand(hand, r);
         }
+        if let Some(linear) = &mut self.linear {
+            with_wires!(&self.w[1], |w1| linear.bind(hand, r, w1));
+        }
         // The next half-round binds the other hand: the length of its
         // wires decides whether it contracts or reads the form.
         let next_len = self.w[other].len();
@@ -218,7 +254,10 @@ impl<F: Field> LayerRounds<F> {
     /// After every round: the bound form `Q` and the two hands' single
     /// remaining wires `(c0, c1)`.
     pub(crate) fn finish(&self, layer: usize) -> Result<(F, F, F), SumcheckError> {
-        let q = self.quad.scalar();
+        let q = match &self.linear {
+            None => self.quad.scalar(),
+            Some(linear) => self.quad.scalar().zip(linear.scalar()).map(|(a, b)| a + b),
+        };
         let first = |w: &WireArray<F>| (!w.is_empty()).then(|| w.at(0));
         let c = [first(&self.w[0]), first(&self.w[1])];
         match (q, c, self.w[0].len(), self.w[1].len()) {
@@ -306,7 +345,8 @@ pub fn layer_round_values<F: Field>(
     let lag = longfellow_sumcheck::Lagrange::<F>::new();
     let mut rounds = LayerRounds::new(strategy, tuning);
     rounds.quad = quad;
-    rounds.begin(logw, WireArray::compress_tuned(wires, tuning));
+    let storage = Vec::with_capacity(rounds.quad.len());
+    rounds.begin(logw, WireArray::compress_tuned(wires, tuning), storage);
     let mut out = Vec::with_capacity(2 * logw + 1);
     for round in 0..logw {
         for hand in 0..2 {
