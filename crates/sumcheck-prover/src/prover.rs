@@ -149,9 +149,9 @@ pub(crate) fn prove_layers<F: Field, C: LayeredCircuit<F> + ?Sized>(
         // A spare vector the weights do not take holds the layer's linear
         // part (see `LinearPart::extract`), and so does one they took, once
         // `g` is bound. On one thread only: on two (Zen 3, v7 circuits)
-        // the part's serial pass held the other thread up (two-thread
-        // proofs 1.00–1.02× as long) or, run beside the form's pass, raised
-        // the four-attribute peak past 64 MiB.
+        // the part's serial passes held the other thread up (two-thread
+        // proofs 1.01× as long), and run beside the form's pass they gave
+        // 1.00–1.02× with the four-attribute peak at 64.9 MiB.
         let (storage, mut spare) = if table {
             (storage, Vec::new())
         } else {
