@@ -64,6 +64,11 @@ impl<F: Field> LinearPart<F> {
         w1: &W,
         mut storage: Vec<F>,
     ) -> Option<Self> {
+        // No storage (as on several threads, or before the largest form
+        // when nothing was spared): no pass over the form to count.
+        if storage.capacity() == 0 {
+            return None;
+        }
         let count = quad.h.iter().filter(|h| h[0] == 0).count();
         if count == 0 || storage.capacity() < count {
             return None;
@@ -109,7 +114,7 @@ impl<F: Field> LinearPart<F> {
         if hand == 0 {
             // Every entry is even (`h0 = 0`) with no odd partner.
             let e = self.scale * self.s;
-            (e * we, (F::ZERO - e) * (wo - we))
+            (e * we, -e * (wo - we))
         } else {
             let x = self.scale * we;
             (x * self.t0, x * self.t2)
@@ -133,19 +138,11 @@ impl<F: Field> LinearPart<F> {
             let start = out;
             let mut m = 0;
             while i < n && m < BLOCK {
-                let y = self.y[i];
-                let (e, step) = if y & 1 == 1 {
-                    (F::ZERO, self.v[i])
-                } else if i + 1 < n && self.y[i + 1] == y + 1 {
-                    i += 1;
-                    (self.v[i - 1], self.v[i] - self.v[i - 1])
-                } else {
-                    (self.v[i], F::ZERO - self.v[i])
-                };
-                i += 1;
-                self.y[out] = y >> 1;
+                let (ke, e, o, next) = group_at(&self.y, &self.v, i);
+                i = next;
+                self.y[out] = (ke >> 1) as u32;
                 self.v[out] = e;
-                d[m] = step;
+                d[m] = o - e;
                 out += 1;
                 m += 1;
             }
@@ -170,19 +167,11 @@ impl<F: Field> LinearPart<F> {
     /// index, a missing member zero).
     #[inline(always)]
     fn for_each_group(&self, mut f: impl FnMut(usize, F, F)) {
-        let n = self.y.len();
         let mut i = 0;
-        while i < n {
-            let y = self.y[i] as usize;
-            if y & 1 == 1 {
-                f(y - 1, F::ZERO, self.v[i]);
-            } else if i + 1 < n && self.y[i + 1] as usize == y + 1 {
-                f(y, self.v[i], self.v[i + 1]);
-                i += 1;
-            } else {
-                f(y, self.v[i], F::ZERO);
-            }
-            i += 1;
+        while i < self.y.len() {
+            let (ke, e, o, next) = group_at(&self.y, &self.v, i);
+            f(ke, e, o);
+            i = next;
         }
     }
 
@@ -255,5 +244,20 @@ impl<F: Field> LinearPart<F> {
             ([0], [v]) => Some(self.scale * *v),
             _ => None,
         }
+    }
+}
+
+/// The partner group starting at entry `i` of `L` (indices `y`, values
+/// `v`) for binding the lowest bit of `y`: its even index, its even and odd
+/// members (a missing one zero) and the entry after it.
+#[inline(always)]
+fn group_at<F: Field>(y: &[u32], v: &[F], i: usize) -> (usize, F, F, usize) {
+    let k = y[i] as usize;
+    if k & 1 == 1 {
+        (k - 1, F::ZERO, v[i], i + 1)
+    } else if y.get(i + 1).is_some_and(|&next| next as usize == k + 1) {
+        (k, v[i], v[i + 1], i + 2)
+    } else {
+        (k, v[i], F::ZERO, i + 1)
     }
 }
